@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# Build, boot and test the slab series on Linux 6.1 under QEMU.
+# See README.md.  Every target does its own set-up.
+
+H := harness
+
+.PHONY: all check shell tree kernel clean distclean help
+
+all:
+	@$(H)/main.sh
+
+check:
+	@$(H)/check.sh
+
+shell:
+	@$(H)/build.sh $(or $(PROFILE),series) && $(H)/kselftest.sh && \
+		$(H)/initramfs.sh $(or $(PROFILE),series) && \
+		$(H)/run-qemu.sh $(or $(PROFILE),series) build/logs/console-shell.log -I \
+			-s $(or $(SMP),2) -m $(or $(MEM),512M)
+
+tree:
+	@$(H)/prepare.sh
+
+kernel:
+	@$(H)/build.sh $(or $(PROFILE),series)
+
+clean:
+	rm -rf build/out build/src build/initramfs build/modules build/kselftest \
+		build/logs build/results.tsv
+
+distclean: clean
+	rm -rf build
+
+help:
+	@echo "make            build the series, boot it, print the report"
+	@echo "make check      build, boot and run every test variant"
+	@echo "make shell      boot the series to an interactive shell"
+	@echo "make kernel     build one profile (PROFILE=series|pristine)"
+	@echo "make tree       lay the series onto build/src/series"
+	@echo "make clean      remove build outputs (keeps the unpacked base)"
+	@echo "variables: KERNEL_SRC=<6.1 tree> VARIANTS='<names>' JOBS=<n>"

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: build every profile that variants.conf uses, boot every
+# variant, run KUnit and the kselftests in it, and summarise.
+#
+# VARIANTS="a b" limits the run to the named variants.
+set -eu
+STAGE=check
+. "$(dirname "$0")/lib.sh"
+
+"$REPO/harness/deps.sh"
+base=$(base_tree)
+version=$(base_version)
+log "base tree: Linux $version ($base)"
+
+variants=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/harness/variants.conf")
+if [ -n "${VARIANTS:-}" ]; then
+	variants=$(echo "$variants" | awk -v want=" $VARIANTS " 'index(want, " " $1 " ")')
+	[ -n "$variants" ] || die "no variant matches VARIANTS='$VARIANTS'"
+fi
+profiles=$(echo "$variants" | awk '!seen[$2]++ { print $2 }')
+
+# The kselftests come from the series tree, whatever kernel runs them.
+"$REPO/harness/kselftest.sh"
+
+for p in $profiles; do
+	"$REPO/harness/build.sh" "$p"
+	"$REPO/harness/initramfs.sh" "$p"
+done
+
+results=$BUILD/results.tsv
+: >"$results"
+echo "$variants" | while read -r name profile vcpus mem numa extra; do
+	opts=(-s "$vcpus" -m "$mem" -u check)
+	[ "$numa" != "-" ] && opts+=(-n "$numa")
+	[ -n "$extra" ] && opts+=(-a "$extra")
+	log "$name: booting $profile (${vcpus} vCPUs, $mem${extra:+, $extra}${numa/-/})"
+	t0=$(date +%s)
+	rc=0
+	"$REPO/harness/run-qemu.sh" "$profile" "$LOGS/console-$name.log" "${opts[@]}" || rc=$?
+	"$REPO/harness/parse-results.py" "$name" "$LOGS/console-$name.log" "$rc" >>"$results"
+	log "$name: $(awk -F'\t' -v v="$name" '$2 == v { n[$1]++ } END {
+		printf "%d passed, %d failed, %d skipped", n["PASS"], n["FAIL"], n["SKIP"] }' "$results") in $(($(date +%s) - t0))s"
+done
+
+echo
+echo "Linux $version; console logs in ${LOGS#$REPO/}/console-<variant>.log"
+exec "$REPO/harness/summary.py" "$results"

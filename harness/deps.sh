@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Make sure the Debian packages the harness needs are present.  As root,
+# install what is missing; otherwise name the packages and stop.
+set -eu
+STAGE=deps
+. "$(dirname "$0")/lib.sh"
+
+# package:probe (a command, or an absolute path that must exist)
+want="
+gcc:gcc
+make:make
+flex:flex
+bison:bison
+bc:bc
+cpio:cpio
+perl:perl
+python3:python3
+rsync:rsync
+kmod:depmod
+xz-utils:xz
+libelf-dev:/usr/include/gelf.h
+libssl-dev:/usr/include/openssl/ssl.h
+qemu-system-x86:qemu-system-x86_64
+busybox-static:/bin/busybox
+ccache:ccache
+gnuplot-nox:gnuplot
+"
+[ -n "${KERNEL_SRC:-}" ] || want="$want linux-source-6.1:/usr/src/linux-source-6.1.tar.xz"
+
+missing=
+for w in $want; do
+	pkg=${w%%:*}
+	probe=${w#*:}
+	case $probe in
+	/*) [ -e "$probe" ] && continue ;;
+	*) command -v "$probe" >/dev/null 2>&1 && continue ;;
+	esac
+	missing="$missing $pkg"
+done
+
+# busybox must be the static build: the guest has no libc of its own.
+if [ -x /bin/busybox ] && LC_ALL=C ldd /bin/busybox >/dev/null 2>&1; then
+	missing="$missing busybox-static"
+fi
+
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	die "missing Debian packages:$missing (run: sudo apt-get install$missing)"
+fi
+log "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >"$LOGS/apt.log" 2>&1 || die "apt-get update failed (see $LOGS/apt.log)"
+# shellcheck disable=SC2086
+apt-get install -y -qq $missing >>"$LOGS/apt.log" 2>&1 ||
+	die "apt-get install$missing failed (see $LOGS/apt.log)"

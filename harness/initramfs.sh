@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the guest initramfs for one profile: busybox, /init, the installed
+# kselftests of the series tree, the profile's modules and the harness's
+# own modules.  Output: build/initramfs/<profile>.cpio.gz
+set -eu
+STAGE=initramfs
+. "$(dirname "$0")/lib.sh"
+
+profile=${1:?usage: initramfs.sh PROFILE}
+out=$BUILD/out/$profile
+[ -f "$out/arch/x86/boot/bzImage" ] || die "profile $profile is not built"
+root=$BUILD/initramfs/$profile
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,proc,sys,dev,tmp,run,etc}
+
+cp /bin/busybox "$root/bin/busybox"
+install -m 755 "$REPO/harness/guest/init" "$root/init"
+install -m 755 "$REPO/harness/guest/timeout" "$root/usr/bin/timeout"
+
+# Kernel modules of this profile, plus ours built against it.
+cp -a "$out/modroot/lib/modules" "$root/lib/"
+kver=$(cat "$out/include/config/kernel.release")
+mdir=$BUILD/modules/$profile
+for m in "$REPO"/harness/modules/*/; do
+	name=$(basename "$m")
+	rm -rf "$mdir/$name"
+	mkdir -p "$mdir"
+	cp -a "$m" "$mdir/$name"
+	make -s -C "$out" M="$mdir/$name" CC="$(kcc)" modules >>"$LOGS/modules-$profile.log" 2>&1 ||
+		die "module $name does not build for $profile (log: $LOGS/modules-$profile.log)"
+	mkdir -p "$root/lib/modules/$kver/extra"
+	cp "$mdir/$name"/*.ko "$root/lib/modules/$kver/extra/"
+done
+/sbin/depmod -b "$root" "$kver"
+
+# kselftests, installed the kselftest way from the series tree.
+ks=$BUILD/kselftest/install
+if [ -x "$ks/run_kselftest.sh" ]; then
+	cp -a "$ks" "$root/kselftest"
+	# Shared libraries of dynamically linked test programs.
+	find "$root/kselftest" -type f -perm -u+x | while read -r f; do
+		ldd "$f" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
+	done
+fi
+
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$BUILD/initramfs/$profile.cpio.gz"
+log "$profile: $(du -h "$BUILD/initramfs/$profile.cpio.gz" | cut -f1) initramfs"

@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build and install tools/testing/selftests/slab of the series tree the
+# kselftest way, into build/kselftest/install.
+set -eu
+STAGE=kselftest
+. "$(dirname "$0")/lib.sh"
+
+"$REPO/harness/prepare.sh" >/dev/null
+tree=$BUILD/src/series
+inst=$BUILD/kselftest/install
+rm -rf "$inst"
+[ -d "$tree/tools/testing/selftests/slab" ] || { log "no slab kselftests in the series"; exit 0; }
+make -s -C "$tree/tools/testing/selftests" TARGETS=slab O="$BUILD/kselftest/obj" \
+	KSFT_INSTALL_PATH="$inst" install >"$LOGS/kselftest-build.log" 2>&1 || {
+	tail -n 20 "$LOGS/kselftest-build.log"
+	die "building the slab kselftests failed (log: $LOGS/kselftest-build.log)"
+}
+log "installed $(sed -n 's/^slab://p' "$inst/kselftest-list.txt" | tr '\n' ' ')"

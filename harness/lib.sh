@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the harness scripts.  Sourced, never run.
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$REPO/build}
+LOGS=$BUILD/logs
+JOBS=${JOBS:-$(nproc)}
+HARNESS_T0=${HARNESS_T0:-$(date +%s)}
+export HARNESS_T0
+mkdir -p "$LOGS"
+
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO}
+export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-time_macros}
+export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2022-12-11}
+export KBUILD_BUILD_USER=slab KBUILD_BUILD_HOST=harness
+
+STAGE=${STAGE:-harness}
+
+log() {
+	printf '[%s %4ds] %s\n' "$STAGE" $(($(date +%s) - HARNESS_T0)) "$*"
+}
+
+die() {
+	printf '%s: error: %s\n' "$STAGE" "$*" >&2
+	exit 1
+}
+
+kcc() {
+	if command -v ccache >/dev/null 2>&1; then
+		echo "ccache gcc"
+	else
+		echo gcc
+	fi
+}
+
+# Run "make" in a kernel source tree with a separate output directory.
+kmake() {
+	local src=$1 out=$2
+	shift 2
+	make -s -C "$src" O="$out" CC="$(kcc)" HOSTCC=gcc "$@"
+}
+
+# The pristine base tree: $KERNEL_SRC, or Debian's linux-source-6.1 unpacked
+# under build/.  Prints its path.
+base_tree() {
+	if [ -n "${KERNEL_SRC:-}" ]; then
+		[ -f "$KERNEL_SRC/Makefile" ] && [ -f "$KERNEL_SRC/mm/slab_common.c" ] ||
+			die "KERNEL_SRC=$KERNEL_SRC is not a Linux source tree"
+		if [ -e "$KERNEL_SRC/.config" ] || [ -d "$KERNEL_SRC/include/config" ]; then
+			die "KERNEL_SRC=$KERNEL_SRC has been built in place; out-of-tree builds need a clean tree (run 'make mrproper' there or point at a clean copy)"
+		fi
+		(cd "$KERNEL_SRC" && pwd)
+		return
+	fi
+	local tarball=/usr/src/linux-source-6.1.tar.xz
+	local dir=$BUILD/linux-source-6.1
+	if [ ! -e "$dir/.harness-unpacked" ]; then
+		[ -f "$tarball" ] || die "$tarball missing: install linux-source-6.1"
+		log "unpacking $tarball" >&2
+		rm -rf "$dir"
+		tar -C "$BUILD" -xf "$tarball" || die "cannot unpack $tarball"
+		touch "$dir/.harness-unpacked"
+	fi
+	echo "$dir"
+}
+
+base_version() {
+	make -s -C "$(base_tree)" kernelversion
+}

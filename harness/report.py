@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Summarise a guest booted with harness.suite=report.
+
+usage: report.py CONSOLE_LOG BASE_VERSION PROFILE CONFIG
+"""
+import re
+import sys
+
+
+def section(lines, name):
+    out, on = [], False
+    for line in lines:
+        if line.startswith("== "):
+            on = line[3:].strip() == name
+            continue
+        if line.startswith("HARNESS: report-end"):
+            break
+        if on:
+            out.append(line)
+    return out
+
+
+def config_value(path, key):
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith(key + "="):
+                    return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return "n"
+
+
+def main():
+    log, version, profile, config = sys.argv[1:5]
+    with open(log, errors="replace") as f:
+        raw = [l.rstrip("\n") for l in f]
+    lines = [re.sub(r"^\[\s*\d+\.\d+\]\s?", "", l) for l in raw]
+    dmesg = section(lines, "dmesg")
+    cmdline = " ".join(section(lines, "cmdline"))
+
+    def grep(pat, src=dmesg):
+        return [l for l in src if re.search(pat, l)]
+
+    allocator = "unknown"
+    if config_value(config, "CONFIG_SLUB") == "y":
+        allocator = "SLUB"
+    elif config_value(config, "CONFIG_SLAB") == "y":
+        allocator = "SLAB"
+    banner = grep(r"^(SLUB|SLAB|slub|slab):")
+    page = grep(r"slabreport: sizeof")
+    memmap = grep(r"slabreport: present_pages")
+    memory = grep(r"^Memory:")
+
+    words = cmdline.split()
+    policy = "merge (CONFIG_SLAB_MERGE_DEFAULT=%s)" % config_value(config, "CONFIG_SLAB_MERGE_DEFAULT")
+    for w in words:
+        if w in ("slab_nomerge", "slub_nomerge"):
+            policy = "nomerge (%s)" % w
+        elif w in ("slab_merge", "slub_merge"):
+            policy = "merge (%s)" % w
+        elif w.startswith("slab_nomerge="):
+            policy = "merge, except %s" % w.split("=", 1)[1]
+    if config_value(config, "CONFIG_SLAB_MERGE_DEFAULT") != "y" and policy.startswith("merge (CONFIG"):
+        policy = "nomerge (CONFIG_SLAB_MERGE_DEFAULT=n)"
+
+    sysfs = section(lines, "sysfs")
+    caches = [l.split()[1] for l in sysfs if l.startswith("cache ")]
+    aliases = [l.split()[1] for l in sysfs if l.startswith("alias ")]
+
+    rows = []
+    for l in section(lines, "slabinfo"):
+        if l.startswith(("slabinfo", "#")):
+            continue
+        f = l.split()
+        try:
+            name, objsize, pps, slabs = f[0], int(f[3]), int(f[5]), int(f[f.index("slabdata") + 2])
+            active, total = int(f[1]), int(f[2])
+        except (ValueError, IndexError):
+            continue
+        rows.append((slabs * pps * 4, name, active, total, objsize))
+    rows.sort(reverse=True)
+
+    print("Slab report")
+    print("  base kernel        Linux %s (profile %s)" % (version, profile))
+    print("  allocator          %s%s" % (allocator, " (" + banner[0] + ")" if banner else ""))
+    for l in page + memmap:
+        print("  %-18s %s" % ("struct page" if "sizeof" in l else "memmap", l.split(": ", 1)[1]))
+    print("  boot memory        %s" % (memory[0] if memory else "(no Memory: line)"))
+    print("  merge policy       %s" % policy)
+    print("  caches             %d in /proc/slabinfo, %d in /sys/kernel/slab, %d aliases"
+          % (len(rows), len(caches), len(aliases)))
+    mi = section(lines, "meminfo")
+    for l in mi:
+        if l.startswith(("Slab:", "MemTotal:")):
+            print("  %-18s %s" % (l.split(":")[0], " ".join(l.split()[1:])))
+    print("  top caches by memory:")
+    print("    %-24s %8s %10s %10s %8s" % ("cache", "KiB", "active", "total", "objsize"))
+    for kib, name, active, total, objsize in rows[:10]:
+        print("    %-24s %8d %10d %10d %8d" % (name, kib, active, total, objsize))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot one kernel under QEMU (TCG) and wait for the guest's "HARNESS: done".
+#
+# usage: run-qemu.sh PROFILE LOG [options]
+#   -s N        vCPUs (default 2)
+#   -m SIZE     guest memory (default 512M)
+#   -n N        fake NUMA nodes through numa=fake=N (default: none)
+#   -a ARGS     extra kernel command line
+#   -u SUITE    harness.suite= value (default check)
+#   -t SECONDS  hard timeout (default 600)
+#   -i          icount mode: -icount shift=0 (needs -s 1)
+#   -I          interactive: console on the terminal, no log parsing
+# Exit 0 when the guest finished its suite; non-zero on a panic, a hang or
+# a boot that never reached userspace, after printing the last console lines.
+set -eu
+STAGE=qemu
+. "$(dirname "$0")/lib.sh"
+
+profile=${1:?usage: run-qemu.sh PROFILE LOG [options]}
+clog=${2:?usage: run-qemu.sh PROFILE LOG [options]}
+shift 2
+smp=2 mem=512M numa= extra= suite=check tmo=600 icount= interactive=
+while getopts "s:m:n:a:u:t:iI" o; do
+	case $o in
+	s) smp=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	n) numa=$OPTARG ;;
+	a) extra=$OPTARG ;;
+	u) suite=$OPTARG ;;
+	t) tmo=$OPTARG ;;
+	i) icount="-icount shift=0" ;;
+	I) interactive=1 ;;
+	*) die "bad option" ;;
+	esac
+done
+
+kernel=$BUILD/out/$profile/arch/x86/boot/bzImage
+initrd=$BUILD/initramfs/$profile.cpio.gz
+[ -f "$kernel" ] || die "$kernel missing: build profile $profile first"
+[ -f "$initrd" ] || die "$initrd missing: run initramfs.sh $profile first"
+
+append="console=ttyS0 panic=-1 oops=panic loglevel=4 harness.suite=$suite"
+[ -n "$numa" ] && append="$append numa=fake=$numa"
+[ -n "$extra" ] && append="$append $extra"
+
+qemu=(qemu-system-x86_64 -machine q35 -cpu qemu64,+cx16 -m "$mem" -smp "$smp"
+	-kernel "$kernel" -initrd "$initrd" -append "$append"
+	-nographic -no-reboot -monitor none)
+# shellcheck disable=SC2206
+[ -n "$icount" ] && qemu+=($icount)
+
+if [ -n "$interactive" ]; then
+	qemu=("${qemu[@]/-monitor/}")
+	exec qemu-system-x86_64 -machine q35 -cpu qemu64,+cx16 -m "$mem" -smp "$smp" \
+		-kernel "$kernel" -initrd "$initrd" -append "${append/suite=check/suite=shell}" \
+		-nographic -no-reboot
+fi
+
+mkdir -p "$(dirname "$clog")"
+echo "# ${qemu[*]}" >"$clog"
+rc=0
+timeout --kill-after=10 "$tmo" "${qemu[@]}" </dev/null >>"$clog" 2>&1 || rc=$?
+# The serial console ends lines with CR LF.
+sed -i 's/\r$//' "$clog"
+
+why=
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	why="timeout after ${tmo}s"
+elif grep -q '^HARNESS: done' "$clog"; then
+	exit 0
+elif grep -q 'Kernel panic' "$clog"; then
+	why="kernel panic"
+elif ! grep -q '^HARNESS: boot ok' "$clog"; then
+	why="the guest never reached userspace (qemu exit $rc)"
+else
+	why="the guest stopped before finishing its suite (qemu exit $rc)"
+fi
+echo "$profile: boot failed: $why; last 50 console lines of ${clog#$REPO/}:" >&2
+tail -n 50 "$clog" | sed 's/^/    /' >&2
+exit 1
