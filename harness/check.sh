@@ -34,7 +34,10 @@ echo "$variants" | while read -r name profile vcpus mem numa extra; do
 	opts=(-s "$vcpus" -m "$mem" -u check)
 	[ "$numa" != "-" ] && opts+=(-n "$numa")
 	[ -n "$extra" ] && opts+=(-a "$extra")
-	log "$name: booting $profile (${vcpus} vCPUs, $mem${extra:+, $extra}${numa/-/})"
+	what="$vcpus vCPUs, $mem"
+	[ "$numa" != "-" ] && what="$what, numa=fake=$numa"
+	[ -n "$extra" ] && what="$what, $extra"
+	log "$name: booting $profile ($what)"
 	t0=$(date +%s)
 	rc=0
 	"$REPO/harness/run-qemu.sh" "$profile" "$LOGS/console-$name.log" "${opts[@]}" || rc=$?

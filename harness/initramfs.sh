@@ -22,15 +22,31 @@ install -m 755 "$REPO/harness/guest/timeout" "$root/usr/bin/timeout"
 cp -a "$out/modroot/lib/modules" "$root/lib/"
 kver=$(cat "$out/include/config/kernel.release")
 mdir=$BUILD/modules/$profile
-for m in "$REPO"/harness/modules/*/; do
-	name=$(basename "$m")
-	rm -rf "$mdir/$name"
-	mkdir -p "$mdir"
-	cp -a "$m" "$mdir/$name"
+build_module() {
+	local name=$1
 	make -s -C "$out" M="$mdir/$name" CC="$(kcc)" modules >>"$LOGS/modules-$profile.log" 2>&1 ||
 		die "module $name does not build for $profile (log: $LOGS/modules-$profile.log)"
 	mkdir -p "$root/lib/modules/$kver/extra"
 	cp "$mdir/$name"/*.ko "$root/lib/modules/$kver/extra/"
+}
+mkdir -p "$mdir"
+for m in "$REPO"/harness/modules/*/; do
+	name=$(basename "$m")
+	rm -rf "$mdir/$name"
+	cp -a "$m" "$mdir/$name"
+	build_module "$name"
+done
+# The series' test modules use only the public slab API: build the same
+# source for every kernel, pristine ones included, so that the kselftests
+# that load them compare like with like.
+for f in "$REPO"/lib/test_slab*.c; do
+	[ -f "$f" ] || continue
+	name=$(basename "$f" .c)
+	rm -rf "$mdir/$name"
+	mkdir -p "$mdir/$name"
+	cp "$f" "$mdir/$name/"
+	echo "obj-m += $name.o" >"$mdir/$name/Kbuild"
+	build_module "$name"
 done
 /sbin/depmod -b "$root" "$kver"
 

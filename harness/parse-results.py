@@ -79,7 +79,8 @@ def parse_kselftest(lines, out):
         if line.startswith("# "):
             m = TAP.match(line[2:].strip())
             if m:
-                inner.append((status(m.group(1), m.group(3)), m.group(2)))
+                inner.append((status(m.group(1), m.group(3)),
+                              m.group(2) or (m.group(4) or "").strip()))
             continue
         m = TAP.match(line.strip())
         if not m:

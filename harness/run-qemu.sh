@@ -45,17 +45,15 @@ append="console=ttyS0 panic=-1 oops=panic loglevel=4 harness.suite=$suite"
 [ -n "$extra" ] && append="$append $extra"
 
 qemu=(qemu-system-x86_64 -machine q35 -cpu qemu64,+cx16 -m "$mem" -smp "$smp"
-	-kernel "$kernel" -initrd "$initrd" -append "$append"
-	-nographic -no-reboot -monitor none)
+	-kernel "$kernel" -initrd "$initrd" -nographic -no-reboot)
 # shellcheck disable=SC2206
 [ -n "$icount" ] && qemu+=($icount)
 
 if [ -n "$interactive" ]; then
-	qemu=("${qemu[@]/-monitor/}")
-	exec qemu-system-x86_64 -machine q35 -cpu qemu64,+cx16 -m "$mem" -smp "$smp" \
-		-kernel "$kernel" -initrd "$initrd" -append "${append/suite=check/suite=shell}" \
-		-nographic -no-reboot
+	# Ctrl-A X leaves QEMU; the console log is not kept.
+	exec "${qemu[@]}" -append "${append/suite=$suite/suite=shell}"
 fi
+qemu+=(-monitor none -append "$append")
 
 mkdir -p "$(dirname "$clog")"
 echo "# ${qemu[*]}" >"$clog"
