@@ -1,0 +1,206 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Drive the test_slab_api module (lib/test_slab_api.c) through its phases:
+# basic, bulk, stress while CPUs go offline and online, and stress with
+# objects held in "test_slab_api_stress" whose count /proc/slabinfo must
+# show exactly.  POSIX sh; runs under busybox ash.
+#
+# Environment overrides:
+#   TSA_SECONDS  minimum stress run time in seconds (default 10)
+#   TSA_OPS      minimum stress operations (default 1000000)
+#   TSA_HOLD     objects held for the slabinfo check (default 1000)
+#   TSA_HOTPLUG  0 disables the CPU offline/online loop (default 1)
+
+MOD=test_slab_api
+CACHE=test_slab_api_stress
+KSFT_SKIP=4
+
+SECONDS_=${TSA_SECONDS:-10}
+OPS=${TSA_OPS:-1000000}
+HOLD=${TSA_HOLD:-1000}
+HOTPLUG=${TSA_HOTPLUG:-1}
+
+NTESTS=6
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n $*"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n $*"
+}
+
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit $KSFT_SKIP
+}
+
+echo "TAP version 13"
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip_all "must be run as root"
+fi
+
+# kmod's modprobe has a dry run; busybox's has not, but -D fails for a
+# module that modprobe cannot find.
+if ! modprobe -n -q $MOD >/dev/null 2>&1 &&
+   ! modprobe -D $MOD 2>/dev/null | grep -q $MOD; then
+	skip_all "module $MOD is not available (CONFIG_TEST_SLAB_API=m)"
+fi
+
+echo "1..$NTESTS"
+
+# A leftover from an earlier run would make every modprobe a no-op.
+rmmod $MOD >/dev/null 2>&1
+
+kmsg_mark=0
+
+# Remember how many of the module's lines the kernel log holds.
+kmsg_start() {
+	kmsg_mark=$(dmesg | grep -c "$MOD:")
+}
+
+# Print the module's new kernel log lines as TAP comments.
+kmsg_show() {
+	dmesg | grep "$MOD:" | tail -n +$((kmsg_mark + 1)) | tail -n 20 |
+		sed 's/^/# /'
+}
+
+# load PHASE ARGS...: load the module; true if it loaded and reported
+# no failed check.
+load() {
+	phase=$1
+	shift
+	kmsg_start
+	echo "# modprobe $MOD phase=$phase $*"
+	modprobe $MOD phase="$phase" "$@"
+	rc=$?
+	kmsg_show
+	if [ $rc -ne 0 ]; then
+		echo "# modprobe failed with $rc"
+		return 1
+	fi
+	if ! dmesg | grep "$MOD:" | tail -n +$((kmsg_mark + 1)) |
+	     grep -q "$MOD: $phase: [0-9]* checks passed, 0 failed"; then
+		echo "# no summary line with 0 failed checks"
+		return 1
+	fi
+	return 0
+}
+
+unload() {
+	rmmod $MOD
+}
+
+# CPUs that can go offline: those with an online file, cpu0 excluded.
+hotplug_cpus() {
+	for d in /sys/devices/system/cpu/cpu[0-9]*; do
+		c=${d##*/cpu}
+		[ "$c" = 0 ] && continue
+		[ -w "$d/online" ] || continue
+		[ "$(cat "$d/online")" = 1 ] || continue
+		echo "$c"
+	done
+}
+
+# hotplug_loop STOPFILE CPUS...: take each CPU offline and back online
+# until STOPFILE exists; print the number of completed cycles.
+hotplug_loop() {
+	stopfile=$1
+	shift
+	cycles=0
+	errors=0
+	while [ ! -e "$stopfile" ]; do
+		for c in "$@"; do
+			f=/sys/devices/system/cpu/cpu$c/online
+			echo 0 >"$f" 2>/dev/null || errors=$((errors + 1))
+			sleep 0.2 2>/dev/null || sleep 1
+			echo 1 >"$f" 2>/dev/null || errors=$((errors + 1))
+			cycles=$((cycles + 1))
+			[ -e "$stopfile" ] && break
+		done
+		sleep 0.2 2>/dev/null || sleep 1
+	done
+	# Leave every CPU online whatever happened.
+	for c in "$@"; do
+		echo 1 >"/sys/devices/system/cpu/cpu$c/online" 2>/dev/null
+	done
+	echo "# CPU hotplug: $cycles offline/online cycles, $errors failed writes"
+}
+
+# 1: basic
+if load basic; then
+	ok "$MOD basic"
+	unload
+else
+	not_ok "$MOD basic"
+fi
+
+# 2: bulk
+if load bulk; then
+	ok "$MOD bulk"
+	unload
+else
+	not_ok "$MOD bulk"
+fi
+
+# 3: stress, with CPUs going offline and online meanwhile
+cpus=$(hotplug_cpus)
+tmpdir=$(mktemp -d 2>/dev/null || echo /tmp/$MOD.$$)
+mkdir -p "$tmpdir"
+stopfile=$tmpdir/stop
+rm -f "$stopfile"
+hp_pid=
+if [ "$HOTPLUG" != 0 ] && [ -n "$cpus" ]; then
+	echo "# toggling CPUs $(echo "$cpus" | tr '\n' ' ')offline/online during the stress"
+	# shellcheck disable=SC2086
+	hotplug_loop "$stopfile" $cpus >"$tmpdir/hotplug.log" 2>&1 &
+	hp_pid=$!
+else
+	echo "# no CPU hotplug during the stress (one CPU, no online files or disabled)"
+fi
+load stress seconds="$SECONDS_" ops="$OPS"
+rc=$?
+if [ -n "$hp_pid" ]; then
+	touch "$stopfile"
+	wait "$hp_pid"
+	cat "$tmpdir/hotplug.log"
+fi
+rm -rf "$tmpdir"
+if [ $rc -eq 0 ]; then
+	ok "$MOD stress"
+	unload
+else
+	not_ok "$MOD stress"
+fi
+
+# 4-6: objects held in the stress cache after kmem_cache_shrink()
+if load stress hold="$HOLD" seconds=2 ops=0; then
+	ok "$MOD stress hold=$HOLD"
+	line=$(grep "^$CACHE " /proc/slabinfo)
+	echo "# slabinfo: $line"
+	active=$(echo "$line" | awk '{ print $2 }')
+	if [ "$active" = "$HOLD" ]; then
+		ok "slabinfo $CACHE active_objs is $HOLD"
+	else
+		not_ok "slabinfo $CACHE active_objs is ${active:-missing}, expected $HOLD"
+	fi
+	if unload && ! grep -q "^$CACHE " /proc/slabinfo; then
+		ok "rmmod destroys $CACHE"
+	else
+		not_ok "rmmod destroys $CACHE"
+	fi
+else
+	not_ok "$MOD stress hold=$HOLD"
+	not_ok "slabinfo $CACHE active_objs (module did not load)"
+	not_ok "rmmod destroys $CACHE (module did not load)"
+fi
+
+echo "# $((NTESTS - failed)) of $NTESTS passed"
+[ $failed -eq 0 ]
