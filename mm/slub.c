@@ -1,0 +1,2101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SLUB-style slab allocator engine, written from scratch for this tree.
+ *
+ * THEORY OF OPERATION
+ * ===================
+ *
+ * Nouns
+ * -----
+ * cache     struct kmem_cache: objects of one size, layout and ctor.
+ * slab      one folio of 2^order pages cut into oo_objects() slots of
+ *           cache->size bytes.  Its struct slab holds the *slab pair*
+ *           (freelist, counters), counters = {inuse, objects, frozen}.
+ * object    one slot.  A free object stores the address of the next free
+ *           object at cache->offset (obfuscated with FREELIST_HARDENED).
+ * freelist  NULL-terminated chain of free objects through those pointers.
+ * cpu slab  the slab a cpu allocates from (pcpu->slab).  Its free objects
+ *           are split between pcpu->freelist (owned by the cpu, lockless)
+ *           and the slab freelist (objects freed by other cpus).
+ * node      struct kmem_cache_node: per-NUMA-node list of partial slabs.
+ *
+ * Locks, outermost first
+ * ----------------------
+ * slab_mutex       the cache list, cache create/destroy, hotplug callbacks.
+ * pcpu->lock       local_lock (irqs off) of a cpu: pcpu->slab, pcpu->partial
+ *                  and any change of pcpu->freelist outside the fastpath.
+ * kn->list_lock    spinlock (irqsave): kn->partial, kn->nr_partial, and the
+ *                  transitions of unfrozen slabs onto and off that list.
+ * slab_bit_lock()  bit spinlock PG_locked of the slab folio: guards the slab
+ *                  pair only where cmpxchg_double is not used (no CX16,
+ *                  debug caches).  Innermost, irqs off while held.
+ *
+ * Slab states (who owns the slab, where it is linked)
+ * ---------------------------------------------------
+ *   state         frozen  linked on      slab freelist   inuse
+ *   cpu slab      1       pcpu->slab     remote frees    objects - |remote|
+ *   cpu partial   1       pcpu->partial  >= 1 object     < objects
+ *   node partial  0       kn->partial    >= 1 object     < objects
+ *   full          0       nothing        NULL            objects
+ *   empty         0       kn->partial while nr_partial < min_partial,
+ *                         else freed     all objects     0
+ * Only the owner of a frozen slab may allocate from it; anybody may free to
+ * any slab.  An unfrozen slab with free objects is always on its node list.
+ * The objects on pcpu->freelist count as in use in their (frozen) slab.
+ *
+ * Commit points of the lockless paths
+ * -----------------------------------
+ * alloc fastpath  this_cpu_cmpxchg_double(pcpu->freelist, pcpu->tid):
+ *                 (obj, tid) -> (next(obj), tid + TID_STEP).
+ * free fastpath   same pair: (head, tid) -> (obj, tid + TID_STEP), only
+ *                 when the object's slab is pcpu->slab.
+ * free slowpath   slab pair: (prior, cnt) -> (obj, cnt with inuse - n),
+ *                 possibly frozen = 1 (the freer parks the slab on its cpu
+ *                 partial list); kn->list_lock is taken *before* the commit
+ *                 when the slab must move on or off a node list.
+ * refill          slab pair: (list, cnt) -> (NULL, inuse = objects), the
+ *                 taker becomes the owner of the whole list.
+ * unfreeze        slab pair: (prior, cnt) -> (cpu list ++ prior, frozen = 0).
+ * The tid is unique per cpu (low bits = cpu number) and every slow-path
+ * change of pcpu->freelist or pcpu->slab bumps it, so a fastpath that was
+ * preempted, migrated or interrupted between its reads and its commit
+ * always fails the commit and retries.
+ *
+ * Invariants (checked by slab_validate())
+ * ---------------------------------------
+ *   inuse + |slab freelist| == objects            for every slab
+ *   objects * cache->size <= PAGE_SIZE << order
+ *   frozen == 0 && slab freelist != NULL  =>  slab on kn->partial
+ *   pcpu->freelist != NULL  =>  pcpu->slab != NULL, all of it in pcpu->slab
+ *   kn->nr_partial == |kn->partial|
+ *   nr_slabs(kn) == slabs of the node, total_objects(kn) == their slots
+ *                   (CONFIG_SLUB_DEBUG only)
+ */
+
+#include <linux/mm.h>
+#include <linux/swap.h>
+#include <linux/module.h>
+#include <linux/bit_spinlock.h>
+#include <linux/interrupt.h>
+#include <linux/swab.h>
+#include <linux/bitops.h>
+#include <linux/slab.h>
+#include <linux/kasan.h>
+#include <linux/kmsan.h>
+#include <linux/kmemleak.h>
+#include <linux/cpu.h>
+#include <linux/cpuset.h>
+#include <linux/kfence.h>
+#include <linux/memory.h>
+#include <linux/memcontrol.h>
+#include <linux/random.h>
+#include <linux/prefetch.h>
+#include <linux/debugobjects.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+#include <trace/events/kmem.h>
+
+#include "internal.h"
+#include "slab.h"
+#include "slub_internal.h"
+
+/*
+ * The fast paths rely on c->lock disabling interrupts, so that no fastpath
+ * can run on a cpu between a slow path's change of c->freelist and its tid
+ * bump.  PREEMPT_RT local locks don't; RT needs locked fast paths first.
+ */
+#ifdef CONFIG_PREEMPT_RT
+#error "this SLUB engine does not support PREEMPT_RT yet"
+#endif /* CONFIG_PREEMPT_RT */
+
+/* Bounds of the per-node partial list that is kept even when empty. */
+#define NODE_PARTIAL_MIN	5
+#define NODE_PARTIAL_MAX	10
+
+/* Boot parameters, upstream names and semantics. */
+static unsigned int slub_min_order;	/* lowest order of any slab */
+static unsigned int slub_max_order = PAGE_ALLOC_COSTLY_ORDER; /* preferred max */
+static unsigned int slub_min_objects;	/* 0: derived from nr_cpu_ids */
+
+/* The cache of struct kmem_cache_node. */
+static struct kmem_cache *node_cache;
+
+/* ---- Transaction ids ---- */
+
+#ifdef CONFIG_PREEMPTION
+/* Leave room in the low bits for the cpu number. */
+#define TID_STEP	roundup_pow_of_two(CONFIG_NR_CPUS) /* > any cpu id */
+#else
+#define TID_STEP	1
+#endif /* CONFIG_PREEMPTION */
+
+static inline unsigned long tid_next(unsigned long tid)
+{
+	return tid + TID_STEP;
+}
+
+static inline unsigned long tid_initial(int cpu)
+{
+	return cpu;
+}
+
+/* ---- Free pointers ---- */
+
+/*
+ * The alloc fastpath may read the free pointer of an object that another
+ * cpu allocated meanwhile (its commit then fails).  With debug_pagealloc
+ * the page may even be unmapped, so read it without faulting.
+ */
+static __always_inline void *obj_next_speculative(const struct kmem_cache *cache,
+						  void *obj)
+{
+	unsigned long slot = fp_slot(cache, obj);
+	void *raw;
+
+	if (!debug_pagealloc_enabled_static())
+		return fp_code(cache, *(void **)slot, slot);
+	if (copy_from_kernel_nofault(&raw, (void *)slot, sizeof(raw)))
+		return NULL;
+	return fp_code(cache, raw, slot);
+}
+
+/*
+ * A free pointer must stay inside the naturally aligned block of the
+ * largest slab order: anything else is a corrupted free pointer.
+ */
+static __always_inline bool fp_plausible(const struct kmem_cache *cache,
+					 void *obj, void *next)
+{
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+	unsigned long diff = (unsigned long)kasan_reset_tag(obj) ^
+			     (unsigned long)kasan_reset_tag(next);
+
+	return !next || !(diff >> (PAGE_SHIFT + oo_order(cache->oo)));
+#else
+	return true;
+#endif /* CONFIG_SLAB_FREELIST_HARDENED */
+}
+
+/* Report a bad free pointer and cut the chain there: leak, don't corrupt. */
+static noinline void *fp_corrupted(const struct kmem_cache *cache, void *obj,
+				   void *next)
+{
+	pr_err("SLUB %s: freelist corrupted: object %p has free pointer %p\n",
+	       cache->name, obj, next);
+	WARN_ON_ONCE(1);
+	return NULL;
+}
+
+static inline void *obj_next_checked(const struct kmem_cache *cache, void *obj)
+{
+	void *next = obj_next(cache, obj);
+
+	if (unlikely(!fp_plausible(cache, obj, next)))
+		return fp_corrupted(cache, obj, next);
+	return next;
+}
+
+/* ---- The slab pair: the only code touching slab->freelist/counters ---- */
+
+#if defined(CONFIG_HAVE_CMPXCHG_DOUBLE) && defined(CONFIG_HAVE_ALIGNED_STRUCT_PAGE)
+#define SLAB_PAIR_CAN_CMPXCHG	1
+#else
+#define SLAB_PAIR_CAN_CMPXCHG	0
+#endif
+
+static __always_inline void slab_bit_lock(struct slab *slab)
+{
+	bit_spin_lock(PG_locked, &slab->__page_flags);
+}
+
+static __always_inline void slab_bit_unlock(struct slab *slab)
+{
+	bit_spin_unlock(PG_locked, &slab->__page_flags);
+}
+
+/**
+ * slab_pair_read - snapshot the freelist and counters of a slab
+ * @slab: the slab
+ * @p: where to store the snapshot
+ *
+ * The two words are read separately; a torn snapshot only makes the next
+ * slab_pair_commit() fail.
+ */
+void slab_pair_read(const struct slab *slab, struct slab_pair *p)
+{
+	p->freelist = READ_ONCE(slab->freelist);
+	p->cnt.word = READ_ONCE(slab->counters);
+}
+
+/* Store the pair of a slab nobody else can see (new or being freed). */
+static void slab_pair_set(struct slab *slab, const struct slab_pair *p)
+{
+	slab->freelist = p->freelist;
+	slab->counters = p->cnt.word;
+}
+
+static bool slab_pair_commit_locked(struct slab *slab,
+				    const struct slab_pair *old,
+				    const struct slab_pair *new)
+{
+	unsigned long flags;
+	bool done = false;
+
+	local_irq_save(flags);
+	slab_bit_lock(slab);
+	if (slab->freelist == old->freelist &&
+	    slab->counters == old->cnt.word) {
+		slab->freelist = new->freelist;
+		slab->counters = new->cnt.word;
+		done = true;
+	}
+	slab_bit_unlock(slab);
+	local_irq_restore(flags);
+	return done;
+}
+
+/* Replace @old by @new if the slab still holds @old. */
+static inline bool slab_pair_commit(struct kmem_cache *cache, struct slab *slab,
+				    const struct slab_pair *old,
+				    const struct slab_pair *new)
+{
+	bool done;
+
+#if SLAB_PAIR_CAN_CMPXCHG
+	if (cache->pair_atomic)
+		done = cmpxchg_double(&slab->freelist, &slab->counters,
+				      old->freelist, old->cnt.word,
+				      new->freelist, new->cnt.word);
+	else
+#endif /* SLAB_PAIR_CAN_CMPXCHG */
+		done = slab_pair_commit_locked(slab, old, new);
+
+	if (unlikely(!done)) {
+		cpu_relax();
+		stat(cache, CMPXCHG_DOUBLE_FAIL);
+	}
+	return done;
+}
+
+/* ---- Node lists and counters ---- */
+
+static void node_add_partial(struct kmem_cache_node *kn, struct slab *slab,
+			     bool tail)
+{
+	lockdep_assert_held(&kn->list_lock);
+	kn->nr_partial++;
+	if (tail)
+		list_add_tail(&slab->slab_list, &kn->partial);
+	else
+		list_add(&slab->slab_list, &kn->partial);
+}
+
+static void node_del_partial(struct kmem_cache_node *kn, struct slab *slab)
+{
+	lockdep_assert_held(&kn->list_lock);
+	list_del(&slab->slab_list);
+	kn->nr_partial--;
+}
+
+static void node_account(struct kmem_cache *cache, int node, long slabs,
+			 long objects)
+{
+#ifdef CONFIG_SLUB_DEBUG
+	struct kmem_cache_node *kn = get_node(cache, node);
+
+	/* NULL only while node_cache itself is bootstrapped. */
+	if (likely(kn)) {
+		atomic_long_add(slabs, &kn->nr_slabs);
+		atomic_long_add(objects, &kn->total_objects);
+	}
+#endif /* CONFIG_SLUB_DEBUG */
+}
+
+unsigned long slub_node_slabs(struct kmem_cache_node *kn)
+{
+#ifdef CONFIG_SLUB_DEBUG
+	return atomic_long_read(&kn->nr_slabs);
+#else
+	return 0;
+#endif /* CONFIG_SLUB_DEBUG */
+}
+
+unsigned long slub_node_objects(struct kmem_cache_node *kn)
+{
+#ifdef CONFIG_SLUB_DEBUG
+	return atomic_long_read(&kn->total_objects);
+#else
+	return 0;
+#endif /* CONFIG_SLUB_DEBUG */
+}
+
+static void node_init(struct kmem_cache_node *kn)
+{
+	spin_lock_init(&kn->list_lock);
+	kn->nr_partial = 0;
+	INIT_LIST_HEAD(&kn->partial);
+#ifdef CONFIG_SLUB_DEBUG
+	atomic_long_set(&kn->nr_slabs, 0);
+	atomic_long_set(&kn->total_objects, 0);
+	INIT_LIST_HEAD(&kn->full);
+#endif /* CONFIG_SLUB_DEBUG */
+}
+
+static inline bool node_ok(const struct slab *slab, int node)
+{
+#ifdef CONFIG_NUMA
+	if (node != NUMA_NO_NODE && (!slab || slab_nid(slab) != node))
+		return false;
+#endif /* CONFIG_NUMA */
+	return true;
+}
+
+static inline bool pfmemalloc_ok(const struct slab *slab, gfp_t gfp)
+{
+	if (unlikely(slab_test_pfmemalloc(slab)))
+		return gfp_pfmemalloc_allowed(gfp);
+	return true;
+}
+
+static inline unsigned int cpu_partial_limit(const struct kmem_cache *cache)
+{
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	return cache->cpu_partial_slabs;
+#else
+	return 0;
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
+}
+
+static inline bool cpu_partial_enabled(const struct kmem_cache *cache)
+{
+	return cpu_partial_limit(cache) != 0;
+}
+
+/* ---- Slab pages ---- */
+
+static inline struct slab_oo oo_make(unsigned int order, unsigned int size)
+{
+	unsigned int nr = min_t(unsigned int, (PAGE_SIZE << order) / size,
+				SLUB_MAX_OBJS);
+	struct slab_oo x = {
+		.x = (order << SLUB_OO_SHIFT) + nr,
+	};
+
+	return x;
+}
+
+static struct slab *slab_pages_alloc(gfp_t gfp, int node, unsigned int order)
+{
+	struct folio *folio;
+	struct slab *slab;
+
+	folio = (struct folio *)alloc_pages_node(node, gfp, order);
+	if (!folio)
+		return NULL;
+	slab = folio_slab(folio);
+	__folio_set_slab(folio);
+	/* Order PG_slab before the stores to fields overlaying ->mapping. */
+	smp_wmb();
+	if (page_is_pfmemalloc(&folio->page))
+		slab_set_pfmemalloc(slab);
+	return slab;
+}
+
+static void slab_pages_free(struct kmem_cache *cache, struct slab *slab)
+{
+	unsigned int order = slab_order(slab);
+	struct page *page = slab_page(slab);
+
+	__slab_clear_pfmemalloc(slab);
+	slab_folio(slab)->mapping = NULL;
+	/* ->mapping overlays ->slab_cache: clear it before PG_slab. */
+	smp_wmb();
+	__folio_clear_slab(slab_folio(slab));
+	if (current->reclaim_state)
+		current->reclaim_state->reclaimed_slab += (1UL << order);
+	unaccount_slab(slab, order, cache);
+	__free_pages(page, order);
+}
+
+static void slab_rcu_free(struct rcu_head *head)
+{
+	struct slab *slab = container_of(head, struct slab, rcu_head);
+
+	slab_pages_free(slab->slab_cache, slab);
+}
+
+/* Give an empty, unlisted slab back to the page allocator. */
+static void slab_discard(struct kmem_cache *cache, struct slab *slab)
+{
+	node_account(cache, slab_nid(slab), -1, -(long)slab_objects(slab));
+	stat(cache, FREE_SLAB);
+	if (unlikely(cache->flags & SLAB_TYPESAFE_BY_RCU))
+		call_rcu(&slab->rcu_head, slab_rcu_free);
+	else
+		slab_pages_free(cache, slab);
+}
+
+static void *obj_setup(struct kmem_cache *cache, void *obj)
+{
+	obj = kasan_init_slab_obj(cache, obj);
+	if (unlikely(cache->ctor)) {
+		kasan_unpoison_object_data(cache, obj);
+		cache->ctor(obj);
+		kasan_poison_object_data(cache, obj);
+	}
+	return obj;
+}
+
+static inline void *slot_addr(struct kmem_cache *cache, void *base,
+			      unsigned int idx)
+{
+	return fixup_red_left(cache, base + idx * cache->size);
+}
+
+/*
+ * Construct every object of a new slab and chain them.  The chain follows
+ * the cache's random sequence (entries beyond a smaller fallback slab are
+ * skipped) or the address order.
+ */
+static void *slab_build_freelist(struct kmem_cache *cache, struct slab *slab)
+{
+	unsigned int nr = slab_objects(slab), seq_len = nr, i, idx;
+	void *base = slab_address(slab);
+	void *head = NULL, *prev = NULL, *obj;
+	unsigned int start = 0;
+
+#ifdef CONFIG_SLAB_FREELIST_RANDOM
+	if (cache->random_seq) {
+		seq_len = oo_objects(cache->oo);
+		start = get_random_u32_below(seq_len);
+	}
+#endif /* CONFIG_SLAB_FREELIST_RANDOM */
+	for (i = 0; i < seq_len; i++) {
+		idx = (start + i) % seq_len;
+#ifdef CONFIG_SLAB_FREELIST_RANDOM
+		if (cache->random_seq)
+			idx = cache->random_seq[idx];
+#endif /* CONFIG_SLAB_FREELIST_RANDOM */
+		if (idx >= nr)
+			continue;
+		obj = obj_setup(cache, slot_addr(cache, base, idx));
+		if (prev)
+			obj_set_next(cache, prev, obj);
+		else
+			head = obj;
+		prev = obj;
+	}
+	obj_set_next(cache, prev, NULL);
+	return head;
+}
+
+/*
+ * Allocate a slab with all objects constructed and free: unfrozen,
+ * inuse == 0, not on any list.  Called without any engine lock held.
+ */
+static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp, int node)
+{
+	struct slab_oo oo = cache->oo;
+	struct slab_pair p = { };
+	struct slab *slab;
+	gfp_t try_gfp;
+
+	gfp &= gfp_allowed_mask;	/* no reclaim before the boot is done */
+	if (unlikely(gfp & GFP_SLAB_BUG_MASK))
+		gfp = kmalloc_fix_flags(gfp);
+	WARN_ON_ONCE(cache->ctor && (gfp & __GFP_ZERO));
+	gfp = (gfp & (GFP_RECLAIM_MASK | GFP_CONSTRAINT_MASK)) | cache->allocflags;
+
+	/* Try the preferred order gently, then fall back to the minimum. */
+	try_gfp = gfp;
+	if (oo_order(oo) > oo_order(cache->min))
+		try_gfp = (gfp | __GFP_NOWARN | __GFP_NORETRY) & ~__GFP_NOFAIL;
+	slab = slab_pages_alloc(try_gfp, node, oo_order(oo));
+	if (unlikely(!slab) && oo.x != cache->min.x) {
+		oo = cache->min;
+		slab = slab_pages_alloc(gfp, node, oo_order(oo));
+		if (slab)
+			stat(cache, ORDER_FALLBACK);
+	}
+	if (unlikely(!slab))
+		return NULL;
+
+	slab->slab_cache = cache;
+	p.cnt.objects = oo_objects(oo);
+	slab_pair_set(slab, &p);
+	account_slab(slab, oo_order(oo), cache, gfp);
+	kasan_poison_slab(slab);
+	p.freelist = slab_build_freelist(cache, slab);
+	slab_pair_set(slab, &p);
+	node_account(cache, slab_nid(slab), 1, oo_objects(oo));
+	return slab;
+}
+
+/* ---- Freezing and unfreezing ---- */
+
+/*
+ * Make the caller the owner of an unfrozen slab taken off a node list.
+ * With @take the slab freelist is returned and the slab keeps nothing.
+ */
+static void *slab_freeze(struct kmem_cache *cache, struct slab *slab, bool take)
+{
+	struct slab_pair old, new;
+
+	do {
+		slab_pair_read(slab, &old);
+		new = old;
+		new.cnt.frozen = 1;
+		if (take) {
+			new.freelist = NULL;
+			new.cnt.inuse = new.cnt.objects;
+		}
+	} while (!slab_pair_commit(cache, slab, &old, &new));
+	WARN_ON_ONCE(old.cnt.frozen);
+	return old.freelist;
+}
+
+/*
+ * Give up ownership of a frozen slab.  @head is a chain of objects the
+ * owner still holds (the old cpu freelist), returned to the slab in the
+ * same commit.  The slab then goes where its new state says: nowhere
+ * (full), to its node list (partial) or back to the page allocator
+ * (empty and the node has enough partial slabs).
+ */
+static void slab_unfreeze(struct kmem_cache *cache, struct slab *slab, void *head)
+{
+	struct kmem_cache_node *kn = get_node(cache, slab_nid(slab));
+	unsigned int nr = 0, max = slab_objects(slab);
+	struct slab_pair old, new;
+	unsigned long flags;
+	bool locked = false;
+	void *tail = NULL, *p;
+
+	for (p = head; p; p = obj_next_checked(cache, p)) {
+		tail = p;
+		if (WARN_ON_ONCE(++nr > max))
+			break;
+	}
+	if (head)
+		stat(cache, DEACTIVATE_REMOTE_FREES);
+
+	do {
+		slab_pair_read(slab, &old);
+		new = old;
+		if (tail) {
+			obj_set_next(cache, tail, old.freelist);
+			new.freelist = head;
+		}
+		new.cnt.inuse -= nr;
+		new.cnt.frozen = 0;
+		/* Going onto the node list: hold the lock across the commit. */
+		if (new.freelist && !locked) {
+			spin_lock_irqsave(&kn->list_lock, flags);
+			locked = true;
+		}
+	} while (!slab_pair_commit(cache, slab, &old, &new));
+
+	if (!locked) {
+		stat(cache, DEACTIVATE_FULL);
+		return;
+	}
+	if (!new.cnt.inuse && kn->nr_partial >= cache->min_partial) {
+		spin_unlock_irqrestore(&kn->list_lock, flags);
+		stat(cache, DEACTIVATE_EMPTY);
+		slab_discard(cache, slab);
+		return;
+	}
+	/* Empty slabs to the tail: partly used ones are allocated first. */
+	node_add_partial(kn, slab, !new.cnt.inuse);
+	stat(cache, new.cnt.inuse ? DEACTIVATE_TO_HEAD : DEACTIVATE_TO_TAIL);
+	spin_unlock_irqrestore(&kn->list_lock, flags);
+}
+
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+static void cpu_partial_unfreeze_all(struct kmem_cache *cache, struct slab *list)
+{
+	struct slab *slab;
+
+	while (list) {
+		slab = list;
+		list = slab->next;
+		slab_unfreeze(cache, slab, NULL);
+		stat(cache, CPU_PARTIAL_DRAIN);
+	}
+}
+
+/*
+ * Park a slab the caller has just frozen on this cpu's partial list.  A
+ * list that is already at its bound is handed back to the node lists.
+ */
+static void cpu_partial_park(struct kmem_cache *cache, struct slab *slab)
+{
+	struct kmem_cache_cpu *pcpu;
+	struct slab *spill = NULL, *head;
+	unsigned long flags;
+
+	local_lock_irqsave(&cache->cpu_slab->lock, flags);
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	head = pcpu->partial;
+	if (head && head->slabs >= cache->cpu_partial_slabs) {
+		spill = head;
+		head = NULL;
+	}
+	slab->next = head;
+	slab->slabs = head ? head->slabs + 1 : 1;
+	pcpu->partial = slab;
+	local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
+
+	cpu_partial_unfreeze_all(cache, spill);
+}
+
+/* Pop a usable slab off this cpu's partial list. */
+static struct slab *cpu_partial_pop(struct kmem_cache_cpu *pcpu, int node,
+				    gfp_t gfp)
+{
+	struct slab *slab = pcpu->partial;
+
+	if (!slab || !node_ok(slab, node) || !pfmemalloc_ok(slab, gfp))
+		return NULL;
+	pcpu->partial = slab->next;
+	return slab;
+}
+
+static unsigned int cpu_partial_count(struct kmem_cache_cpu *pcpu)
+{
+	return pcpu->partial ? pcpu->partial->slabs : 0;
+}
+
+static void cpu_partial_push_locked(struct kmem_cache_cpu *pcpu,
+				    struct slab *slab)
+{
+	slab->slabs = cpu_partial_count(pcpu) + 1;
+	slab->next = pcpu->partial;
+	pcpu->partial = slab;
+}
+#else
+static inline void cpu_partial_unfreeze_all(struct kmem_cache *cache,
+					    struct slab *list)
+{
+}
+
+static inline void cpu_partial_park(struct kmem_cache *cache, struct slab *slab)
+{
+}
+
+static inline struct slab *cpu_partial_pop(struct kmem_cache_cpu *pcpu,
+					   int node, gfp_t gfp)
+{
+	return NULL;
+}
+
+static inline unsigned int cpu_partial_count(struct kmem_cache_cpu *pcpu)
+{
+	return 0;
+}
+
+static inline void cpu_partial_push_locked(struct kmem_cache_cpu *pcpu,
+					   struct slab *slab)
+{
+}
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
+
+/*
+ * Detach the whole per-cpu state of @pcpu.  The caller owns the returned
+ * slabs: either it holds pcpu->lock on that cpu, or the cpu is dead.
+ */
+static struct slab *cpu_detach(struct kmem_cache_cpu *pcpu, void **head,
+			       struct slab **partial)
+{
+	struct slab *slab = pcpu->slab;
+
+	*head = pcpu->freelist;
+	pcpu->slab = NULL;
+	pcpu->freelist = NULL;
+	pcpu->tid = tid_next(pcpu->tid);
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	*partial = pcpu->partial;
+	pcpu->partial = NULL;
+#else
+	*partial = NULL;
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
+	return slab;
+}
+
+/* Drop the cpu slab of this cpu; its partial list stays. */
+static void cpu_slab_deactivate_locked(struct kmem_cache *cache,
+				       struct kmem_cache_cpu *pcpu)
+{
+	struct slab *slab = pcpu->slab;
+	void *head = pcpu->freelist;
+
+	lockdep_assert_held(this_cpu_ptr(&cache->cpu_slab->lock));
+	pcpu->slab = NULL;
+	pcpu->freelist = NULL;
+	pcpu->tid = tid_next(pcpu->tid);
+	if (slab)
+		slab_unfreeze(cache, slab, head);
+}
+
+/* ---- Allocation slow path ---- */
+
+/*
+ * Take the slab freelist of this cpu's own slab (objects freed by other
+ * cpus).  If there is none the slab is full: unfreeze it, it is dropped.
+ */
+static void *cpu_slab_refill(struct kmem_cache *cache, struct slab *slab)
+{
+	struct slab_pair old, new;
+
+	do {
+		slab_pair_read(slab, &old);
+		new.freelist = NULL;
+		new.cnt = old.cnt;
+		new.cnt.inuse = old.cnt.objects;
+		new.cnt.frozen = !!old.freelist;
+	} while (!slab_pair_commit(cache, slab, &old, &new));
+	return old.freelist;
+}
+
+/*
+ * Take the first suitable slab of a node list for the cpu slab, and a few
+ * more for the cpu partial list.  Returns the object chain of the first.
+ */
+static void *node_partial_take(struct kmem_cache *cache, struct kmem_cache_node *kn,
+			       struct kmem_cache_cpu *pcpu, gfp_t gfp,
+			       struct slab **taken)
+{
+	struct slab *slab, *tmp;
+	void *chain = NULL;
+
+	if (!kn || !READ_ONCE(kn->nr_partial))
+		return NULL;
+
+	spin_lock(&kn->list_lock);
+	list_for_each_entry_safe(slab, tmp, &kn->partial, slab_list) {
+		if (!pfmemalloc_ok(slab, gfp))
+			continue;
+		if (!chain) {
+			chain = slab_freeze(cache, slab, true);
+			node_del_partial(kn, slab);
+			*taken = slab;
+			stat(cache, ALLOC_FROM_PARTIAL);
+			if (!cpu_partial_enabled(cache))
+				break;
+			continue;
+		}
+		if (cpu_partial_count(pcpu) >= cpu_partial_limit(cache) / 2)
+			break;
+		slab_freeze(cache, slab, false);
+		node_del_partial(kn, slab);
+		cpu_partial_push_locked(pcpu, slab);
+		stat(cache, CPU_PARTIAL_NODE);
+	}
+	spin_unlock(&kn->list_lock);
+	return chain;
+}
+
+/* Partial slabs of other nodes, for allocations without a node. */
+static void *any_partial_take(struct kmem_cache *cache, struct kmem_cache_cpu *pcpu,
+			      gfp_t gfp, struct slab **taken)
+{
+#ifdef CONFIG_NUMA
+	struct kmem_cache_node *kn;
+	void *chain;
+	int node;
+
+	/* The ratio (0..1000) throttles how often we look elsewhere. */
+	if (get_cycles() % 1024 >= cache->remote_node_defrag_ratio)
+		return NULL;
+	for_each_kmem_cache_node(cache, node, kn) {
+		if (node == numa_mem_id() ||
+		    READ_ONCE(kn->nr_partial) <= cache->min_partial)
+			continue;
+		chain = node_partial_take(cache, kn, pcpu, gfp, taken);
+		if (chain)
+			return chain;
+	}
+#endif /* CONFIG_NUMA */
+	return NULL;
+}
+
+/*
+ * Make @slab (frozen, owned by the caller, whose objects are @chain) the
+ * cpu slab and return its first object.  A pfmemalloc slab is not kept:
+ * it serves this one request only.
+ */
+static void *cpu_slab_install(struct kmem_cache *cache, struct kmem_cache_cpu *pcpu,
+			      struct slab *slab, void *chain)
+{
+	void *next = obj_next_checked(cache, chain);
+
+	if (unlikely(slab_test_pfmemalloc(slab))) {
+		slab_unfreeze(cache, slab, next);
+		pcpu->tid = tid_next(pcpu->tid);
+		return chain;
+	}
+	if (pcpu->slab)
+		cpu_slab_deactivate_locked(cache, pcpu);
+	pcpu->slab = slab;
+	pcpu->freelist = next;
+	pcpu->tid = tid_next(pcpu->tid);
+	return chain;
+}
+
+/*
+ * Get one object for this cpu.  Entered and left with pcpu->lock held (irqs
+ * off); drops it around the page allocation, after which the task may
+ * run on another cpu.  The cpu freelist is consistent at every unlock.
+ */
+static void *alloc_refill_locked(struct kmem_cache *cache, gfp_t gfp, int node,
+				 unsigned long *flags)
+{
+	struct kmem_cache_cpu *pcpu = this_cpu_ptr(cache->cpu_slab);
+	struct slab *slab;
+	void *chain;
+
+	lockdep_assert_held(this_cpu_ptr(&cache->cpu_slab->lock));
+	stat(cache, ALLOC_SLOWPATH);
+	if (node != NUMA_NO_NODE &&
+	    (node >= nr_node_ids || !get_node(cache, node)))
+		node = NUMA_NO_NODE;
+retry:
+	slab = pcpu->slab;
+	if (slab) {
+		if (unlikely(!node_ok(slab, node) || !pfmemalloc_ok(slab, gfp))) {
+			stat(cache, ALLOC_NODE_MISMATCH);
+			cpu_slab_deactivate_locked(cache, pcpu);
+		} else {
+			/* Maybe an interrupt refilled the cpu freelist. */
+			chain = pcpu->freelist;
+			if (!chain) {
+				chain = cpu_slab_refill(cache, slab);
+				stat(cache, ALLOC_REFILL);
+			}
+			if (chain) {
+				pcpu->freelist = obj_next_checked(cache, chain);
+				pcpu->tid = tid_next(pcpu->tid);
+				return chain;
+			}
+			/* Full and already unfrozen by cpu_slab_refill(). */
+			pcpu->slab = NULL;
+			pcpu->tid = tid_next(pcpu->tid);
+			stat(cache, DEACTIVATE_BYPASS);
+		}
+	}
+
+	slab = cpu_partial_pop(pcpu, node, gfp);
+	if (slab) {
+		stat(cache, CPU_PARTIAL_ALLOC);
+		pcpu->slab = slab;
+		pcpu->tid = tid_next(pcpu->tid);
+		goto retry;
+	}
+
+	chain = node_partial_take(cache, get_node(cache, node == NUMA_NO_NODE ?
+					      numa_mem_id() : node),
+				  pcpu, gfp, &slab);
+	if (!chain && node == NUMA_NO_NODE)
+		chain = any_partial_take(cache, pcpu, gfp, &slab);
+	if (chain)
+		return cpu_slab_install(cache, pcpu, slab, chain);
+
+	local_unlock_irqrestore(&cache->cpu_slab->lock, *flags);
+	slab = slab_new(cache, gfp, node);
+	local_lock_irqsave(&cache->cpu_slab->lock, *flags);
+	if (unlikely(!slab))
+		return NULL;
+	stat(cache, ALLOC_SLAB);
+
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	chain = slab_freeze(cache, slab, true);
+	return cpu_slab_install(cache, pcpu, slab, chain);
+}
+
+static void slab_oom_report(struct kmem_cache *cache, gfp_t gfp, int node)
+{
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+
+	if ((gfp & __GFP_NOWARN) || !__ratelimit(&rs))
+		return;
+	pr_warn("SLUB: unable to allocate memory on node %d, gfp=%#x(%pGg)\n",
+		node, gfp, &gfp);
+	pr_warn("  cache: %s, object size: %u, buffer size: %u, order: %u/%u\n",
+		cache->name, cache->object_size, cache->size, oo_order(cache->oo),
+		oo_order(cache->min));
+}
+
+static noinline void *alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
+				     int node)
+{
+	unsigned long flags;
+	void *obj;
+
+	local_lock_irqsave(&cache->cpu_slab->lock, flags);
+	obj = alloc_refill_locked(cache, gfp, node, &flags);
+	local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
+	if (unlikely(!obj))
+		slab_oom_report(cache, gfp, node);
+	return obj;
+}
+
+/* ---- Allocation fast path ---- */
+
+static __always_inline void *cpu_alloc_fast(struct kmem_cache *cache, gfp_t gfp,
+					    int node)
+{
+	struct kmem_cache_cpu *pcpu;
+	unsigned long tid;
+	void *obj, *next;
+
+redo:
+	/*
+	 * pcpu may belong to a cpu we are no longer running on: then its tid
+	 * cannot match the tid of the cpu executing the commit, because the
+	 * low bits of a tid hold the cpu number.
+	 */
+	pcpu = raw_cpu_ptr(cache->cpu_slab);
+	tid = READ_ONCE(pcpu->tid);
+	/* Read tid before the freelist it protects. */
+	barrier();
+	obj = READ_ONCE(pcpu->freelist);
+	if (unlikely(!obj))
+		return alloc_slowpath(cache, gfp, node);
+	if (node != NUMA_NO_NODE && unlikely(!node_ok(READ_ONCE(pcpu->slab), node)))
+		return alloc_slowpath(cache, gfp, node);
+
+	next = obj_next_speculative(cache, obj);
+	/* A bad pointer is examined and reported under the lock. */
+	if (unlikely(!fp_plausible(cache, obj, next)))
+		return alloc_slowpath(cache, gfp, node);
+	if (unlikely(!this_cpu_cmpxchg_double(cache->cpu_slab->freelist,
+					      cache->cpu_slab->tid,
+					      obj, tid, next, tid_next(tid)))) {
+		stat(cache, CMPXCHG_DOUBLE_CPU_FAIL);
+		goto redo;
+	}
+	prefetchw((char *)next + cache->offset);
+	stat(cache, ALLOC_FASTPATH);
+	return obj;
+}
+
+/* init_on_free wiped the object but the free pointer was written later. */
+static __always_inline void obj_wipe_freeptr(struct kmem_cache *cache, void *obj)
+{
+	if (unlikely(slab_want_init_on_free(cache)) && obj)
+		memset((void *)fp_slot(cache, obj), 0, sizeof(void *));
+}
+
+static __always_inline void *slab_alloc_node(struct kmem_cache *cache,
+					     struct list_lru *lru, gfp_t gfp,
+					     int node, size_t orig_size)
+{
+	struct obj_cgroup *objcg = NULL;
+	bool init = false;
+	void *obj;
+
+	cache = slab_pre_alloc_hook(cache, lru, &objcg, 1, gfp);
+	if (unlikely(!cache))
+		return NULL;
+	obj = kfence_alloc(cache, orig_size, gfp);
+	if (unlikely(obj))
+		goto out;
+	obj = cpu_alloc_fast(cache, gfp, node);
+	obj_wipe_freeptr(cache, obj);
+	init = slab_want_init_on_alloc(gfp, cache);
+out:
+	slab_post_alloc_hook(cache, objcg, gfp, 1, &obj, init);
+	return obj;
+}
+
+/**
+ * kmem_cache_alloc - allocate an object
+ * @cache: the cache
+ * @gfpflags: allocation flags
+ *
+ * Return: a pointer to the object or NULL.
+ */
+void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t gfpflags)
+{
+	void *ret = slab_alloc_node(cache, NULL, gfpflags, NUMA_NO_NODE,
+				    cache->object_size);
+
+	trace_kmem_cache_alloc(_RET_IP_, ret, cache, gfpflags, NUMA_NO_NODE);
+	return ret;
+}
+EXPORT_SYMBOL(kmem_cache_alloc);
+
+/**
+ * kmem_cache_alloc_lru - allocate an object charged to a list_lru
+ * @cache: the cache
+ * @lru: the list_lru the object will go on (memcg aware)
+ * @gfpflags: allocation flags
+ *
+ * Return: a pointer to the object or NULL.
+ */
+void *kmem_cache_alloc_lru(struct kmem_cache *cache, struct list_lru *lru,
+			   gfp_t gfpflags)
+{
+	void *ret = slab_alloc_node(cache, lru, gfpflags, NUMA_NO_NODE,
+				    cache->object_size);
+
+	trace_kmem_cache_alloc(_RET_IP_, ret, cache, gfpflags, NUMA_NO_NODE);
+	return ret;
+}
+EXPORT_SYMBOL(kmem_cache_alloc_lru);
+
+/**
+ * kmem_cache_alloc_node - allocate an object on a node
+ * @cache: the cache
+ * @gfpflags: allocation flags
+ * @node: the preferred node, or NUMA_NO_NODE
+ *
+ * The object comes from @node when it has memory, else from any node.
+ *
+ * Return: a pointer to the object or NULL.
+ */
+void *kmem_cache_alloc_node(struct kmem_cache *cache, gfp_t gfpflags, int node)
+{
+	void *ret = slab_alloc_node(cache, NULL, gfpflags, node, cache->object_size);
+
+	trace_kmem_cache_alloc(_RET_IP_, ret, cache, gfpflags, node);
+	return ret;
+}
+EXPORT_SYMBOL(kmem_cache_alloc_node);
+
+/* kmalloc backend, see mm/slab_common.c. */
+void *__kmem_cache_alloc_node(struct kmem_cache *cache, gfp_t gfpflags,
+			      int node, size_t orig_size,
+			      unsigned long caller)
+{
+	return slab_alloc_node(cache, NULL, gfpflags, node, orig_size);
+}
+
+/* ---- Free paths ---- */
+
+/*
+ * Push a chain of @cnt objects of one slab onto the slab freelist and
+ * move the slab between lists as its new state requires.
+ */
+static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
+				   void *head, void *tail, int cnt)
+{
+	struct kmem_cache_node *kn = NULL;
+	struct slab_pair old, new;
+	unsigned long flags = 0;
+	bool was_full;
+
+	stat(cache, FREE_SLOWPATH);
+	if (kfence_free(head))
+		return;
+
+	do {
+		if (unlikely(kn)) {
+			spin_unlock_irqrestore(&kn->list_lock, flags);
+			kn = NULL;
+		}
+		slab_pair_read(slab, &old);
+		obj_set_next(cache, tail, old.freelist);
+		new.freelist = head;
+		new.cnt = old.cnt;
+		new.cnt.inuse -= cnt;
+		was_full = !old.freelist;
+		if (!old.cnt.frozen && (was_full || !new.cnt.inuse)) {
+			if (was_full && cpu_partial_enabled(cache)) {
+				new.cnt.frozen = 1;
+			} else {
+				kn = get_node(cache, slab_nid(slab));
+				spin_lock_irqsave(&kn->list_lock, flags);
+			}
+		}
+	} while (!slab_pair_commit(cache, slab, &old, &new));
+
+	if (likely(!kn)) {
+		if (new.cnt.frozen && !old.cnt.frozen) {
+			cpu_partial_park(cache, slab);
+			stat(cache, CPU_PARTIAL_FREE);
+		} else if (old.cnt.frozen) {
+			stat(cache, FREE_FROZEN);
+		}
+		return;
+	}
+
+	if (!new.cnt.inuse && kn->nr_partial >= cache->min_partial) {
+		if (!was_full) {
+			node_del_partial(kn, slab);
+			stat(cache, FREE_REMOVE_PARTIAL);
+		}
+		spin_unlock_irqrestore(&kn->list_lock, flags);
+		slab_discard(cache, slab);
+		return;
+	}
+	if (was_full) {
+		node_add_partial(kn, slab, true);
+		stat(cache, FREE_ADD_PARTIAL);
+	}
+	spin_unlock_irqrestore(&kn->list_lock, flags);
+}
+
+/* Free a chain head..tail of @cnt objects, all from @slab. */
+static __always_inline void do_slab_free(struct kmem_cache *cache,
+					 struct slab *slab, void *head,
+					 void *tail, int cnt)
+{
+	struct kmem_cache_cpu *pcpu;
+	unsigned long tid;
+	void **freelist;
+
+redo:
+	pcpu = raw_cpu_ptr(cache->cpu_slab);
+	tid = READ_ONCE(pcpu->tid);
+	/* Read tid before the slab and freelist it protects. */
+	barrier();
+	if (unlikely(slab != READ_ONCE(pcpu->slab))) {
+		free_slowpath(cache, slab, head, tail, cnt);
+		return;
+	}
+	freelist = READ_ONCE(pcpu->freelist);
+	obj_set_next(cache, tail, freelist);
+	if (unlikely(!this_cpu_cmpxchg_double(cache->cpu_slab->freelist,
+					      cache->cpu_slab->tid,
+					      freelist, tid, head,
+					      tid_next(tid)))) {
+		stat(cache, CMPXCHG_DOUBLE_CPU_FAIL);
+		goto redo;
+	}
+	stat(cache, FREE_FASTPATH);
+}
+
+/*
+ * Hooks run on every freed object.  Returns true when KASAN took the
+ * object into quarantine: it must not be freed now.  KFENCE objects are
+ * never wiped here: KFENCE checks their canaries itself.
+ */
+static __always_inline bool obj_free_hooks(struct kmem_cache *cache, void *x,
+					   bool init)
+{
+	kmemleak_free_recursive(x, cache->flags);
+	kmsan_slab_free(cache, x);
+	debug_check_no_locks_freed(x, cache->object_size);
+	if (!(cache->flags & SLAB_DEBUG_OBJECTS))
+		debug_check_no_obj_freed(x, cache->object_size);
+	if (unlikely(init)) {
+		/* Object and metadata, but not a left red zone. */
+		if (!kasan_has_integrated_init())
+			memset(kasan_reset_tag(x), 0, cache->object_size);
+		memset((char *)kasan_reset_tag(x) + cache->inuse, 0,
+		       cache->size - cache->inuse - cache->red_left_pad);
+	}
+	return kasan_slab_free(cache, x, init);
+}
+
+static __always_inline bool want_wipe(struct kmem_cache *cache, void *x)
+{
+	return slab_want_init_on_free(cache) && !is_kfence_address(x);
+}
+
+static __always_inline void slab_free_one(struct kmem_cache *cache,
+					  struct slab *slab, void *x)
+{
+	memcg_slab_free_hook(cache, slab, &x, 1);
+	if (unlikely(obj_free_hooks(cache, x, want_wipe(cache, x))))
+		return;
+	do_slab_free(cache, slab, x, x, 1);
+}
+
+/**
+ * kmem_cache_free - free an object
+ * @cache: the cache the object was allocated from
+ * @x: the object
+ */
+void kmem_cache_free(struct kmem_cache *cache, void *x)
+{
+	cache = cache_from_obj(cache, x);
+	if (!cache)
+		return;
+	trace_kmem_cache_free(_RET_IP_, x, cache);
+	slab_free_one(cache, virt_to_slab(x), x);
+}
+EXPORT_SYMBOL(kmem_cache_free);
+
+/* kfree backend, see mm/slab_common.c. */
+void __kmem_cache_free(struct kmem_cache *cache, void *x, unsigned long caller)
+{
+	slab_free_one(cache, virt_to_slab(x), x);
+}
+
+#ifdef CONFIG_KASAN_GENERIC
+/* Final free of an object leaving the KASAN quarantine: no hooks. */
+void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
+{
+	do_slab_free(cache, virt_to_slab(x), x, x, 1);
+}
+#endif /* CONFIG_KASAN_GENERIC */
+
+/* ---- Bulk operations ---- */
+
+/* Objects of one slab, chained for a single commit. */
+struct bulk_group {
+	struct kmem_cache *cache;
+	struct slab *slab;
+	void *head;
+	void *tail;
+	int cnt;
+};
+
+/* Scan a few entries past a foreign object before closing a group. */
+#define BULK_LOOKAHEAD	3
+
+static void bulk_group_add(struct bulk_group *g, void *obj)
+{
+	memcg_slab_free_hook(g->cache, g->slab, &obj, 1);
+	if (obj_free_hooks(g->cache, obj, want_wipe(g->cache, obj)))
+		return;
+	obj_set_next(g->cache, obj, g->head);
+	g->head = obj;
+	if (!g->tail)
+		g->tail = obj;
+	g->cnt++;
+}
+
+/*
+ * Starting from the end of p[0..size), collect the last object and the
+ * other objects of its slab into @g, clearing their entries.  Objects
+ * that need no slab commit (large kmalloc, KFENCE) are freed directly.
+ * Returns the number of entries still to look at.
+ */
+static size_t bulk_group_build(struct kmem_cache *cache, size_t size, void **p,
+			       struct bulk_group *g)
+{
+	unsigned int misses = 0;
+	struct folio *folio;
+	void *obj;
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	do {
+		obj = p[--size];
+	} while (!obj && size);
+	if (!obj)
+		return 0;
+	p[size] = NULL;
+
+	folio = virt_to_folio(obj);
+	if (!cache) {
+		if (unlikely(!folio_test_slab(folio))) {
+			free_large_kmalloc(folio, obj);
+			return size;
+		}
+		g->cache = folio_slab(folio)->slab_cache;
+	} else {
+		g->cache = cache_from_obj(cache, obj);
+		if (!g->cache)
+			return size;
+	}
+	if (is_kfence_address(obj)) {
+		memcg_slab_free_hook(g->cache, folio_slab(folio), &obj, 1);
+		if (!obj_free_hooks(g->cache, obj, false))
+			__kfence_free(obj);
+		return size;
+	}
+	g->slab = folio_slab(folio);
+	bulk_group_add(g, obj);
+
+	for (i = size; i-- > 0 && misses < BULK_LOOKAHEAD;) {
+		obj = p[i];
+		if (!obj)
+			continue;
+		if (virt_to_slab(obj) != g->slab) {
+			misses++;
+			continue;
+		}
+		p[i] = NULL;
+		bulk_group_add(g, obj);
+		misses = 0;
+	}
+	return size;
+}
+
+/**
+ * kmem_cache_free_bulk - free several objects
+ * @cache: the cache, or NULL when the objects come from kmalloc (kfree_bulk)
+ * @size: number of entries in @p
+ * @p: the objects; NULL entries are skipped, the array is clobbered
+ *
+ * Objects of the same slab are chained and committed together.
+ */
+void kmem_cache_free_bulk(struct kmem_cache *cache, size_t size, void **p)
+{
+	struct bulk_group g;
+
+	while (size) {
+		size = bulk_group_build(cache, size, p, &g);
+		if (g.cnt)
+			do_slab_free(g.cache, g.slab, g.head, g.tail, g.cnt);
+	}
+}
+EXPORT_SYMBOL(kmem_cache_free_bulk);
+
+/**
+ * kmem_cache_alloc_bulk - allocate several objects
+ * @cache: the cache
+ * @flags: allocation flags
+ * @size: number of objects wanted
+ * @p: array receiving the objects
+ *
+ * All objects or none.  Interrupts must be enabled by the caller.
+ *
+ * Return: @size on success, 0 on failure.
+ */
+int kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t flags, size_t size,
+			  void **p)
+{
+	struct obj_cgroup *objcg = NULL;
+	struct kmem_cache_cpu *pcpu;
+	unsigned long irqflags;
+	size_t i;
+	void *obj;
+
+	if (!size)
+		return 0;
+	cache = slab_pre_alloc_hook(cache, NULL, &objcg, size, flags);
+	if (unlikely(!cache))
+		return 0;
+
+	local_lock_irqsave(&cache->cpu_slab->lock, irqflags);
+	for (i = 0; i < size; i++) {
+		obj = kfence_alloc(cache, cache->object_size, flags);
+		if (unlikely(obj)) {
+			p[i] = obj;
+			continue;
+		}
+		pcpu = this_cpu_ptr(cache->cpu_slab);
+		obj = pcpu->freelist;
+		if (unlikely(!obj)) {
+			/* The refill may unlock: publish our pops first. */
+			pcpu->tid = tid_next(pcpu->tid);
+			obj = alloc_refill_locked(cache, flags, NUMA_NO_NODE,
+						  &irqflags);
+			if (unlikely(!obj))
+				goto fail;
+		} else {
+			pcpu->freelist = obj_next_checked(cache, obj);
+		}
+		obj_wipe_freeptr(cache, obj);
+		p[i] = obj;
+	}
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	pcpu->tid = tid_next(pcpu->tid);
+	local_unlock_irqrestore(&cache->cpu_slab->lock, irqflags);
+
+	slab_post_alloc_hook(cache, objcg, flags, size, p,
+			     slab_want_init_on_alloc(flags, cache));
+	return (int)size;
+
+fail:
+	local_unlock_irqrestore(&cache->cpu_slab->lock, irqflags);
+	slab_oom_report(cache, flags, NUMA_NO_NODE);
+	slab_post_alloc_hook(cache, objcg, flags, i, p, false);
+	kmem_cache_free_bulk(cache, i, p);
+	return 0;
+}
+EXPORT_SYMBOL(kmem_cache_alloc_bulk);
+
+/* ---- Flushing per-cpu state, cpu and memory hotplug ---- */
+
+static void cpu_state_release(struct kmem_cache *cache, struct slab *slab,
+			      void *head, struct slab *partial)
+{
+	if (slab) {
+		slab_unfreeze(cache, slab, head);
+		stat(cache, CPUSLAB_FLUSH);
+	}
+	cpu_partial_unfreeze_all(cache, partial);
+}
+
+static void cpu_flush_ipi(void *info)
+{
+	struct kmem_cache *cache = info;
+	struct slab *slab, *partial;
+	unsigned long flags;
+	void *head;
+
+	local_lock_irqsave(&cache->cpu_slab->lock, flags);
+	slab = cpu_detach(this_cpu_ptr(cache->cpu_slab), &head, &partial);
+	local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
+	cpu_state_release(cache, slab, head, partial);
+}
+
+static bool cpu_has_slabs(int cpu, void *info)
+{
+	struct kmem_cache *cache = info;
+	struct kmem_cache_cpu *pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
+
+	return READ_ONCE(pcpu->slab) || cpu_partial_peek(pcpu);
+}
+
+/**
+ * slub_flush_all - return all per-cpu slabs of a cache to the node lists
+ * @cache: the cache
+ *
+ * Runs the flush on each cpu that holds slabs, by IPI, and waits for it.
+ */
+void slub_flush_all(struct kmem_cache *cache)
+{
+	on_each_cpu_cond(cpu_has_slabs, cpu_flush_ipi, cache, 1);
+}
+
+/* CPUHP_SLUB_DEAD: the cpu is gone, its state can be taken directly. */
+static int slub_cpu_dead(unsigned int dead_cpu)
+{
+	struct slab *slab, *partial;
+	struct kmem_cache *cache;
+	void *head;
+
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(cache, &slab_caches, list) {
+		slab = cpu_detach(per_cpu_ptr(cache->cpu_slab, dead_cpu), &head,
+				  &partial);
+		cpu_state_release(cache, slab, head, partial);
+	}
+	mutex_unlock(&slab_mutex);
+	return 0;
+}
+
+static struct kmem_cache_node *node_struct_alloc(int node, gfp_t gfp)
+{
+	struct kmem_cache_node *kn;
+
+	kn = kmem_cache_alloc_node(node_cache, gfp, node);
+	if (kn)
+		node_init(kn);
+	return kn;
+}
+
+#ifdef CONFIG_MEMORY_HOTPLUG
+/*
+ * A node gaining normal memory gets a node_cache in every cache
+ * before its memory can hold slabs.  Structures of nodes losing their
+ * memory are kept: they are empty and cheap.
+ */
+static int slab_memory_callback(struct notifier_block *nb,
+				unsigned long event, void *data)
+{
+	int node = ((struct memory_notify *)data)->status_change_nid_normal;
+	struct kmem_cache_node *kn;
+	struct kmem_cache *cache;
+	int ret = 0;
+
+	if (event != MEM_GOING_ONLINE || node < 0)
+		return NOTIFY_OK;
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(cache, &slab_caches, list) {
+		if (get_node(cache, node))
+			continue;
+		kn = node_struct_alloc(NUMA_NO_NODE, GFP_KERNEL);
+		if (!kn) {
+			ret = -ENOMEM;
+			break;
+		}
+		cache->node[node] = kn;
+	}
+	mutex_unlock(&slab_mutex);
+	return notifier_from_errno(ret);
+}
+
+static void __init slab_memory_notifier_init(void)
+{
+	hotplug_memory_notifier(slab_memory_callback, SLAB_CALLBACK_PRI);
+}
+#else
+static inline void slab_memory_notifier_init(void)
+{
+}
+#endif /* CONFIG_MEMORY_HOTPLUG */
+
+/* ---- Cache geometry ---- */
+
+static void __init param_uint(char *arg, unsigned int *val)
+{
+	int v;
+
+	if (get_option(&arg, &v) && v >= 0)
+		*val = v;
+}
+
+static int __init param_min_order(char *arg)
+{
+	param_uint(arg, &slub_min_order);
+	return 1;
+}
+__setup("slub_min_order=", param_min_order);
+
+static int __init param_max_order(char *arg)
+{
+	param_uint(arg, &slub_max_order);
+	if (slub_max_order >= MAX_ORDER)
+		slub_max_order = MAX_ORDER - 1;
+	return 1;
+}
+__setup("slub_max_order=", param_max_order);
+
+static int __init param_min_objects(char *arg)
+{
+	param_uint(arg, &slub_min_objects);
+	return 1;
+}
+__setup("slub_min_objects=", param_min_objects);
+
+/*
+ * Lowest order >= slub_min_order holding @min_objects objects of @size
+ * whose unused tail is at most 1/@frac of the slab; > @max_order if none.
+ */
+static unsigned int order_search(unsigned int size, unsigned int min_objects,
+				 unsigned int max_order, unsigned int frac)
+{
+	unsigned int order, bytes;
+
+	if (((PAGE_SIZE << slub_min_order) / size) > SLUB_MAX_OBJS)
+		return get_order(size * SLUB_MAX_OBJS) - 1;
+
+	order = max_t(unsigned int, slub_min_order, get_order(min_objects * size));
+	for (; order <= max_order; order++) {
+		bytes = PAGE_SIZE << order;
+		if (bytes % size <= bytes / frac)
+			break;
+	}
+	return order;
+}
+
+/*
+ * Pick the slab order: aim for slub_min_objects objects (by default more
+ * with more cpus) and at most 1/16 waste, relaxing first the waste bound
+ * down to 1/4, then the object count, then the maximum order.
+ */
+static int slab_order_for(unsigned int size)
+{
+	unsigned int min_objects = slub_min_objects;
+	unsigned int max_objects, order, frac;
+
+	if (!min_objects)
+		min_objects = 4 * (fls(nr_cpu_ids) + 1);
+	max_objects = (PAGE_SIZE << slub_max_order) / size;
+	if (min_objects > max_objects)
+		min_objects = max_objects;
+
+	for (; min_objects > 1; min_objects--) {
+		for (frac = 16; frac >= 4; frac /= 2) {
+			order = order_search(size, min_objects, slub_max_order,
+					     frac);
+			if (order <= slub_max_order)
+				return order;
+		}
+	}
+	order = order_search(size, 1, slub_max_order, 1);
+	if (order <= slub_max_order)
+		return order;
+	order = order_search(size, 1, MAX_ORDER, 1);
+	if (order < MAX_ORDER)
+		return order;
+	return -EINVAL;
+}
+
+/* Work out cache->size, cache->offset, cache->inuse and the orders. */
+static bool cache_layout(struct kmem_cache *cache)
+{
+	slab_flags_t flags = cache->flags;
+	unsigned int size = ALIGN(cache->object_size, sizeof(void *));
+	int order;
+
+	cache->inuse = size;
+	if ((flags & (SLAB_TYPESAFE_BY_RCU | SLAB_POISON)) || cache->ctor) {
+		/* Object contents must survive: free pointer after it. */
+		cache->offset = size;
+		size += sizeof(void *);
+	} else {
+		/* Mid-object, away from the edges small overflows hit. */
+		cache->offset = ALIGN_DOWN(cache->object_size / 2, sizeof(void *));
+	}
+
+	kasan_cache_create(cache, &size, &cache->flags);
+	size = ALIGN(size, cache->align);
+	cache->size = size;
+	cache->reciprocal_size = reciprocal_value(size);
+
+	order = slab_order_for(size);
+	if (order < 0)
+		return false;
+
+	cache->allocflags = 0;
+	if (order)
+		cache->allocflags |= __GFP_COMP;
+	if (flags & SLAB_CACHE_DMA)
+		cache->allocflags |= GFP_DMA;
+	if (flags & SLAB_CACHE_DMA32)
+		cache->allocflags |= GFP_DMA32;
+	if (flags & SLAB_RECLAIM_ACCOUNT)
+		cache->allocflags |= __GFP_RECLAIMABLE;
+
+	cache->oo = oo_make(order, size);
+	cache->min = oo_make(get_order(size), size);
+	return oo_objects(cache->oo) != 0;
+}
+
+static void cache_set_partial_limits(struct kmem_cache *cache)
+{
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	unsigned int objs;
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
+
+	cache->min_partial = clamp_t(unsigned long, ilog2(cache->size) / 2,
+				     NODE_PARTIAL_MIN, NODE_PARTIAL_MAX);
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	/* Fewer cached objects for bigger objects; none for debug caches. */
+	if (cache->flags & SLAB_DEBUG_FLAGS)
+		objs = 0;
+	else if (cache->size >= PAGE_SIZE)
+		objs = 6;
+	else if (cache->size >= 1024)
+		objs = 24;
+	else if (cache->size >= 256)
+		objs = 52;
+	else
+		objs = 120;
+	cache->cpu_partial = objs;
+	/* Cpu partial slabs are about half full on average. */
+	cache->cpu_partial_slabs = objs ?
+		max(1U, DIV_ROUND_UP(objs * 2, oo_objects(cache->oo))) : 0;
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
+}
+
+/* The first node_cache object, carved from a slab by hand. */
+static void __init node_struct_bootstrap(int node)
+{
+	struct kmem_cache_node *kn;
+	struct slab_pair p;
+	unsigned long flags;
+	struct slab *slab;
+
+	slab = slab_new(node_cache, GFP_NOWAIT, node);
+	if (!slab)
+		panic("SLUB: no memory for node_cache on node %d\n", node);
+	if (slab_nid(slab) != node)
+		pr_warn("SLUB: node_cache for node %d placed on node %d\n",
+			node, slab_nid(slab));
+
+	slab_pair_read(slab, &p);
+	kn = p.freelist;
+	p.freelist = obj_next(node_cache, kn);
+	p.cnt.inuse = 1;
+	slab_pair_set(slab, &p);
+
+	kn = kasan_slab_alloc(node_cache, kn, GFP_KERNEL, false);
+	node_init(kn);
+	node_cache->node[node] = kn;
+	node_account(node_cache, node, 1, slab_objects(slab));
+	spin_lock_irqsave(&kn->list_lock, flags);
+	node_add_partial(kn, slab, false);
+	spin_unlock_irqrestore(&kn->list_lock, flags);
+}
+
+static void cache_free_nodes(struct kmem_cache *cache)
+{
+	struct kmem_cache_node *kn;
+	int node;
+
+	for_each_kmem_cache_node(cache, node, kn) {
+		cache->node[node] = NULL;
+		kmem_cache_free(node_cache, kn);
+	}
+}
+
+static bool cache_alloc_nodes(struct kmem_cache *cache)
+{
+	struct kmem_cache_node *kn;
+	int node;
+
+	for_each_node_state(node, N_NORMAL_MEMORY) {
+		if (slab_state == DOWN) {
+			node_struct_bootstrap(node);
+			continue;
+		}
+		kn = node_struct_alloc(node, GFP_KERNEL);
+		if (!kn)
+			return false;
+		cache->node[node] = kn;
+	}
+	return true;
+}
+
+static bool cache_alloc_cpus(struct kmem_cache *cache)
+{
+	struct kmem_cache_cpu *pcpu;
+	int cpu;
+
+	cache->cpu_slab = __alloc_percpu(sizeof(struct kmem_cache_cpu),
+					 2 * sizeof(void *));
+	if (!cache->cpu_slab)
+		return false;
+	for_each_possible_cpu(cpu) {
+		pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
+		local_lock_init(&pcpu->lock);
+		pcpu->tid = tid_initial(cpu);
+	}
+	return true;
+}
+
+/* ---- Cache lifecycle: the contract of mm/slab.h ---- */
+
+int __kmem_cache_create(struct kmem_cache *cache, slab_flags_t flags)
+{
+	int err;
+
+	cache->flags = kmem_cache_flags(cache->size, flags, cache->name);
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+	cache->random = get_random_long();
+#endif /* CONFIG_SLAB_FREELIST_HARDENED */
+	if (!cache_layout(cache))
+		return -EINVAL;
+
+	cache->pair_atomic = SLAB_PAIR_CAN_CMPXCHG && system_has_cmpxchg_double() &&
+			 !(cache->flags & SLAB_DEBUG_FLAGS);
+	cache_set_partial_limits(cache);
+#ifdef CONFIG_NUMA
+	cache->remote_node_defrag_ratio = 1000;
+#endif /* CONFIG_NUMA */
+
+	err = -ENOMEM;
+	if (slab_state >= UP &&
+	    cache_random_seq_create(cache, oo_objects(cache->oo), GFP_KERNEL))
+		goto fail;
+	if (!cache_alloc_nodes(cache) || !cache_alloc_cpus(cache))
+		goto fail;
+	if (slab_state < FULL)
+		return 0;
+	err = sysfs_slab_add(cache);
+	if (err)
+		goto fail;
+	return 0;
+fail:
+	__kmem_cache_release(cache);
+	return err;
+}
+
+struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
+				      unsigned int align, slab_flags_t flags,
+				      void (*ctor)(void *))
+{
+	struct kmem_cache *cache = find_mergeable(size, align, flags, name, ctor);
+
+	if (!cache)
+		return NULL;
+	cache->refcount++;
+	/* The merged cache now also serves objects of @size bytes. */
+	cache->object_size = max(cache->object_size, size);
+	cache->inuse = max(cache->inuse, ALIGN(size, sizeof(void *)));
+	if (sysfs_slab_alias(cache, name)) {
+		cache->refcount--;
+		return NULL;
+	}
+	return cache;
+}
+
+void __kmem_cache_release(struct kmem_cache *cache)
+{
+	cache_random_seq_destroy(cache);
+	free_percpu(cache->cpu_slab);
+	cache->cpu_slab = NULL;
+	cache_free_nodes(cache);
+}
+
+/*
+ * Move the empty slabs of a node list to @out and put the fuller half of
+ * the others first, so that allocations fill them and the emptier ones
+ * get a chance to drain.  Returns the objects in use on the list.
+ */
+static unsigned long node_collect_empty(struct kmem_cache_node *kn,
+					struct list_head *out)
+{
+	unsigned long inuse = 0, flags;
+	struct slab *slab, *tmp;
+	struct slab_pair p;
+	LIST_HEAD(fuller);
+
+	spin_lock_irqsave(&kn->list_lock, flags);
+	list_for_each_entry_safe(slab, tmp, &kn->partial, slab_list) {
+		slab_pair_read(slab, &p);
+		inuse += p.cnt.inuse;
+		if (!p.cnt.inuse) {
+			node_del_partial(kn, slab);
+			list_add(&slab->slab_list, out);
+		} else if (p.cnt.inuse * 2 >= p.cnt.objects) {
+			list_move_tail(&slab->slab_list, &fuller);
+		}
+	}
+	list_splice(&fuller, &kn->partial);
+	spin_unlock_irqrestore(&kn->list_lock, flags);
+	return inuse;
+}
+
+static void discard_list(struct kmem_cache *cache, struct list_head *list)
+{
+	struct slab *slab, *tmp;
+
+	list_for_each_entry_safe(slab, tmp, list, slab_list)
+		slab_discard(cache, slab);
+}
+
+int __kmem_cache_shutdown(struct kmem_cache *cache)
+{
+	unsigned long live = 0, slabs = 0, free, inuse;
+	struct kmem_cache_node *kn;
+	LIST_HEAD(empty);
+	int node;
+
+	slub_flush_all(cache);
+	for_each_kmem_cache_node(cache, node, kn) {
+		inuse = node_collect_empty(kn, &empty);
+		discard_list(cache, &empty);
+		INIT_LIST_HEAD(&empty);
+		slabs += max(kn->nr_partial, slub_node_slabs(kn));
+		/* Full slabs are only counted with CONFIG_SLUB_DEBUG. */
+		if (IS_ENABLED(CONFIG_SLUB_DEBUG)) {
+			slub_count_partial(kn, &free, NULL);
+			inuse = slub_node_objects(kn) - free;
+		}
+		live += inuse;
+	}
+	if (!slabs)
+		return 0;
+	pr_err("SLUB %s: cache destroyed with %lu objects still allocated in %lu slabs\n",
+	       cache->name, live, slabs);
+	return -EBUSY;
+}
+
+int __kmem_cache_shrink(struct kmem_cache *cache)
+{
+	struct kmem_cache_node *kn;
+	LIST_HEAD(empty);
+	int node, ret = 0;
+
+	slub_flush_all(cache);
+	for_each_kmem_cache_node(cache, node, kn) {
+		node_collect_empty(kn, &empty);
+		discard_list(cache, &empty);
+		INIT_LIST_HEAD(&empty);
+		if (kn->nr_partial || slub_node_slabs(kn))
+			ret = 1;
+	}
+	return ret;
+}
+
+bool __kmem_cache_empty(struct kmem_cache *cache)
+{
+	struct kmem_cache_node *kn;
+	int node;
+
+	for_each_kmem_cache_node(cache, node, kn)
+		if (kn->nr_partial || slub_node_slabs(kn))
+			return false;
+	return true;
+}
+
+/* ---- Bootstrap ---- */
+
+/*
+ * Replace a statically allocated boot cache by a slab-allocated copy and
+ * repoint its slabs.  Only the boot cpu runs and the cpu slab is flushed,
+ * so every slab of the cache is on a node partial list.
+ */
+static struct kmem_cache * __init cache_bootstrap(struct kmem_cache *boot)
+{
+	struct kmem_cache *cache = kmem_cache_zalloc(kmem_cache, GFP_NOWAIT);
+	struct kmem_cache_node *kn;
+	struct slab *slab;
+	int node;
+
+	memcpy(cache, boot, kmem_cache->object_size);
+	cpu_flush_ipi(cache);
+	for_each_kmem_cache_node(cache, node, kn)
+		list_for_each_entry(slab, &kn->partial, slab_list)
+			slab->slab_cache = cache;
+	list_add(&cache->list, &slab_caches);
+	return cache;
+}
+
+static void __init freelist_random_init(void)
+{
+	struct kmem_cache *cache;
+
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(cache, &slab_caches, list)
+		if (cache_random_seq_create(cache, oo_objects(cache->oo), GFP_KERNEL))
+			pr_err("SLUB %s: no random freelist sequence\n",
+			       cache->name);
+	mutex_unlock(&slab_mutex);
+}
+
+void __init kmem_cache_init(void)
+{
+	static struct kmem_cache boot_cache, boot_node_cache;
+	unsigned int cache_struct_size;
+
+	if (debug_guardpage_minorder())
+		slub_max_order = 0;
+
+	/* 1: the cache of node structures, its first object hand-made. */
+	node_cache = &boot_node_cache;
+	kmem_cache = &boot_cache;
+	create_boot_cache(node_cache, "kmem_cache_node", sizeof(*node_cache->node[0]),
+			  SLAB_HWCACHE_ALIGN, 0, 0);
+	slab_memory_notifier_init();
+	slab_state = PARTIAL;
+
+	/* 2: the cache of caches, sized for the nodes that exist. */
+	cache_struct_size = offsetof(struct kmem_cache, node[nr_node_ids]);
+	create_boot_cache(kmem_cache, "kmem_cache", cache_struct_size,
+			  SLAB_HWCACHE_ALIGN, 0, 0);
+
+	/* 3: move both off their static storage, then kmalloc. */
+	kmem_cache = cache_bootstrap(&boot_cache);
+	node_cache = cache_bootstrap(&boot_node_cache);
+	setup_kmalloc_cache_index_table();
+	create_kmalloc_caches(0);
+	freelist_random_init();
+
+	cpuhp_setup_state_nocalls(CPUHP_SLUB_DEAD, "slub:dead", NULL, slub_cpu_dead);
+	pr_info("SLUB engine (from scratch): lockless cpu freelists, slab pair %s, order %u-%u, min_objects %u, cpus %u, nodes %u\n",
+		SLAB_PAIR_CAN_CMPXCHG && system_has_cmpxchg_double() ?
+		"cmpxchg16b" : "bit-locked",
+		slub_min_order, slub_max_order, slub_min_objects,
+		nr_cpu_ids, nr_node_ids);
+}
+
+void __init kmem_cache_init_late(void)
+{
+}
+
+/* ---- Introspection ---- */
+
+/**
+ * slub_count_partial - count the slabs and objects of a node list
+ * @kn: the node
+ * @free_objs: receives the number of free objects, may be NULL
+ * @used_objs: receives the number of objects in use, may be NULL
+ *
+ * Return: number of slabs on the partial list.
+ */
+unsigned long slub_count_partial(struct kmem_cache_node *kn,
+				 unsigned long *free_objs,
+				 unsigned long *used_objs)
+{
+	unsigned long nr = 0, nfree = 0, nused = 0, irqf;
+	struct slab *slab;
+	struct slab_pair p;
+
+	spin_lock_irqsave(&kn->list_lock, irqf);
+	list_for_each_entry(slab, &kn->partial, slab_list) {
+		slab_pair_read(slab, &p);
+		nfree += p.cnt.objects - p.cnt.inuse;
+		nused += p.cnt.inuse;
+		nr++;
+	}
+	spin_unlock_irqrestore(&kn->list_lock, irqf);
+	if (free_objs)
+		*free_objs = nfree;
+	if (used_objs)
+		*used_objs = nused;
+	return nr;
+}
+
+void get_slabinfo(struct kmem_cache *cache, struct slabinfo *sinfo)
+{
+	unsigned long slabs = 0, objs = 0, free = 0, nfree;
+	struct kmem_cache_node *kn;
+	int node;
+
+	for_each_kmem_cache_node(cache, node, kn) {
+		slabs += slub_node_slabs(kn);
+		objs += slub_node_objects(kn);
+		slub_count_partial(kn, &nfree, NULL);
+		free += nfree;
+	}
+	sinfo->active_objs = objs - free;
+	sinfo->num_objs = objs;
+	sinfo->active_slabs = slabs;
+	sinfo->num_slabs = slabs;
+	sinfo->objects_per_slab = oo_objects(cache->oo);
+	sinfo->cache_order = oo_order(cache->oo);
+}
+
+#ifdef CONFIG_PRINTK
+void __kmem_obj_info(struct kmem_obj_info *kpp, void *object,
+		     struct slab *slab)
+{
+	struct kmem_cache *cache = slab->slab_cache;
+	void *base = slab_address(slab);
+	void *ptr = kasan_reset_tag(object);
+	unsigned int idx;
+	void *objp;
+
+	kpp->kp_ptr = object;
+	kpp->kp_slab = slab;
+	kpp->kp_slab_cache = cache;
+	if (ptr < base)
+		return;
+	idx = __obj_to_index(cache, base, ptr);
+	if (idx >= slab_objects(slab))
+		return;
+	objp = base + (unsigned long)idx * cache->size;
+	kpp->kp_objp = objp;
+	kpp->kp_data_offset = ptr - fixup_red_left(cache, objp);
+}
+#endif /* CONFIG_PRINTK */
+
+#ifdef CONFIG_HARDENED_USERCOPY
+/*
+ * Usercopy check: [ptr, ptr + n) must lie inside the usercopy region of a
+ * single object.
+ */
+void __check_heap_object(const void *ptr, unsigned long kn,
+			 const struct slab *slab, bool to_user)
+{
+	struct kmem_cache *cache = slab->slab_cache;
+	unsigned long offset, start = cache->useroffset, end;
+	const void *base = slab_address(slab);
+
+	ptr = kasan_reset_tag(ptr);
+	if (ptr < base)
+		usercopy_abort("SLUB object not in SLUB page?!", NULL,
+			       to_user, 0, kn);
+	if (is_kfence_address(ptr))
+		offset = ptr - kfence_object_start(ptr);
+	else
+		offset = (ptr - base) % cache->size;
+	if (kmem_cache_debug_flags(cache, SLAB_RED_ZONE)) {
+		if (offset < cache->red_left_pad)
+			usercopy_abort("SLUB object left red zone",
+				       cache->name, to_user, offset, kn);
+		offset -= cache->red_left_pad;
+	}
+	end = start + cache->usersize;
+	if (offset >= start && offset <= end && kn <= end - offset)
+		return;
+	usercopy_abort("SLUB object", cache->name, to_user, offset, kn);
+}
+#endif /* CONFIG_HARDENED_USERCOPY */
+
+/* ---- Interfaces for the debug code (filled in by the debug series) ---- */
+
+void *fixup_red_left(struct kmem_cache *cache, void *p)
+{
+	if (kmem_cache_debug_flags(cache, SLAB_RED_ZONE))
+		p += cache->red_left_pad;
+	return p;
+}
+
+slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
+			      const char *name)
+{
+	return flags;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Definitions shared by the files of the SLUB-style engine: mm/slub.c
+ * (allocator core), mm/slub_sysfs.c (/sys/kernel/slab) and the debug
+ * code.  Not for use outside mm/slub*.
+ */
+#ifndef MM_SLUB_INTERNAL_H
+#define MM_SLUB_INTERNAL_H
+
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/swab.h>
+#include <linux/kasan.h>
+#include "slab.h"
+
+/*
+ * The second word of a slab's (freelist, counters) pair.  It mirrors the
+ * bit fields of struct slab (mm/slab.h) so that the word can be built and
+ * compared as a whole.  Only the pair accessors in mm/slub.c read or
+ * write it inside a struct slab.
+ */
+union slab_counters {
+	unsigned long word;
+	struct {
+		unsigned int inuse:16;	/* objects not on the slab freelist */
+		unsigned int objects:15;	/* slots in the slab */
+		unsigned int frozen:1;	/* owned by a cpu */
+	};
+};
+
+/* A snapshot of the pair, as read and as committed. */
+struct slab_pair {
+	void *freelist;
+	union slab_counters cnt;
+};
+
+void slab_pair_read(const struct slab *slab, struct slab_pair *p);
+
+/* Order and objects packed into kmem_cache_order_objects. */
+#define SLUB_OO_SHIFT	16
+#define SLUB_OO_MASK	((1U << SLUB_OO_SHIFT) - 1)
+#define SLUB_MAX_OBJS	32767	/* limited by the 15-bit objects field */
+
+static inline unsigned int oo_order(struct slab_oo oo)
+{
+	return oo.x >> SLUB_OO_SHIFT;
+}
+
+static inline unsigned int oo_objects(struct slab_oo oo)
+{
+	return oo.x & SLUB_OO_MASK;
+}
+
+/* ---- Free pointers ---- */
+
+/*
+ * With FREELIST_HARDENED the stored value is ptr ^ per-cache key ^
+ * byte-swapped storage address: a leaked value reveals neither the
+ * pointer nor the key, and a value copied to another slot decodes to
+ * garbage.  The operation is its own inverse.
+ */
+static inline void *fp_code(const struct kmem_cache *cache, void *ptr,
+			    unsigned long slot)
+{
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+	return (void *)((unsigned long)ptr ^ cache->random ^
+			swab((unsigned long)kasan_reset_tag((void *)slot)));
+#else
+	return ptr;
+#endif /* CONFIG_SLAB_FREELIST_HARDENED */
+}
+
+static inline unsigned long fp_slot(const struct kmem_cache *cache, void *obj)
+{
+	return (unsigned long)kasan_reset_tag(obj) + cache->offset;
+}
+
+static inline void *obj_next(const struct kmem_cache *cache, void *obj)
+{
+	unsigned long slot = fp_slot(cache, obj);
+
+	return fp_code(cache, *(void **)slot, slot);
+}
+
+static inline void obj_set_next(const struct kmem_cache *cache, void *obj,
+				void *next)
+{
+	unsigned long slot = fp_slot(cache, obj);
+
+	*(void **)slot = fp_code(cache, next, slot);
+}
+
+/* Length of a cpu partial list, kept in its first slab. */
+static inline unsigned int cpu_partial_len(const struct slab *head)
+{
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	return head ? READ_ONCE(head->slabs) : 0;
+#else
+	return 0;
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
+}
+
+/* Racy peek at the cpu partial list of any cpu, for flush and reports. */
+static inline struct slab *cpu_partial_peek(struct kmem_cache_cpu *pcpu)
+{
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	return READ_ONCE(pcpu->partial);
+#else
+	return NULL;
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
+}
+
+/* Per-cache statistics, compiled away without CONFIG_SLUB_STATS. */
+static inline void stat(const struct kmem_cache *cache, enum stat_item item)
+{
+#ifdef CONFIG_SLUB_STATS
+	raw_cpu_inc(cache->cpu_slab->stat[item]);
+#endif /* CONFIG_SLUB_STATS */
+}
+
+/* Engine services used by sysfs and debug code. */
+void slub_flush_all(struct kmem_cache *cache);
+unsigned long slub_count_partial(struct kmem_cache_node *kn,
+				 unsigned long *free_objs,
+				 unsigned long *used_objs);
+unsigned long slub_node_slabs(struct kmem_cache_node *kn);
+unsigned long slub_node_objects(struct kmem_cache_node *kn);
+int slab_validate(struct kmem_cache *cache, struct slab *slab);
+
+#ifdef CONFIG_SYSFS
+int sysfs_slab_add(struct kmem_cache *cache);
+int sysfs_slab_alias(struct kmem_cache *cache, const char *name);
+#else
+static inline int sysfs_slab_add(struct kmem_cache *cache)
+{
+	return 0;
+}
+
+static inline int sysfs_slab_alias(struct kmem_cache *cache, const char *name)
+{
+	return 0;
+}
+#endif /* CONFIG_SYSFS */
+
+#endif /* MM_SLUB_INTERNAL_H */
