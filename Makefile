@@ -4,7 +4,7 @@
 
 H := harness
 
-.PHONY: all check shell tree kernel clean distclean help
+.PHONY: all check shell tree kernel fastpath clean distclean help
 
 all:
 	@$(H)/main.sh
@@ -24,6 +24,10 @@ tree:
 kernel:
 	@$(H)/build.sh $(or $(PROFILE),series)
 
+fastpath:
+	@$(H)/build.sh $(or $(PROFILE),series) && \
+		$(H)/fastpath.py build/out/$(or $(PROFILE),series)/vmlinux
+
 clean:
 	rm -rf build/out build/src build/initramfs build/modules build/kselftest \
 		build/logs build/results.tsv
@@ -36,6 +40,7 @@ help:
 	@echo "make check      build, boot and run every test variant"
 	@echo "make shell      boot the series to an interactive shell"
 	@echo "make kernel     build one profile (PROFILE=series|pristine)"
+	@echo "make fastpath   disassemble and check the kmem_cache_alloc/free fastpaths"
 	@echo "make tree       lay the series onto build/src/series"
 	@echo "make clean      remove build outputs (keeps the unpacked base)"
 	@echo "variables: KERNEL_SRC=<6.1 tree> VARIANTS='<names>' JOBS=<n>"

@@ -30,6 +30,24 @@ done
 
 results=$BUILD/results.tsv
 : >"$results"
+
+# The series' fastpaths must commit with one %gs cmpxchg16b and never
+# disable interrupts; fastpath.py checks the built vmlinux.
+for p in $profiles; do
+	case $(sed -e 's/#.*//' "$REPO/harness/profiles.conf" | awk -v p="$p" '$1 == p { print $2 }') in
+	series) ;;
+	*) continue ;;
+	esac
+	for fn in kmem_cache_alloc kmem_cache_free; do
+		if "$REPO/harness/fastpath.py" "$BUILD/out/$p/vmlinux" "$fn" >"$LOGS/fastpath-$p-$fn.txt" 2>&1; then
+			st=PASS
+		else
+			st=FAIL
+		fi
+		printf '%s\t%s\t%s\t%s\n' "$st" "$p" "fastpath:$fn" \
+			"$(tail -n 1 "$LOGS/fastpath-$p-$fn.txt" | sed 's/^ *=> //')" >>"$results"
+	done
+done
 echo "$variants" | while read -r name profile vcpus mem numa extra; do
 	opts=(-s "$vcpus" -m "$mem" -u check)
 	[ "$numa" != "-" ] && opts+=(-n "$numa")

@@ -115,6 +115,16 @@ def parse_console(lines, out):
         out.append(("PASS", "console", ""))
 
 
+def allocator_name(banner):
+    """A short name for the allocator banner guest/init found in dmesg."""
+    m = re.match(r"SLUB engine.*?slab pair ([\w-]+)", banner)
+    if m:
+        return "our engine, slab pair " + m.group(1)
+    if banner.startswith("SLUB:"):
+        return "upstream SLUB"
+    return "upstream " + banner if banner == "SLAB" else banner[:40]
+
+
 def main():
     variant, path, rc = sys.argv[1], sys.argv[2], int(sys.argv[3])
     try:
@@ -122,7 +132,10 @@ def main():
             lines = f.readlines()
     except OSError:
         lines = []
-    out = [("PASS" if rc == 0 else "FAIL", "boot", "" if rc == 0 else "see " + path)]
+    alloc = [l.split("HARNESS: allocator: ", 1)[1].strip()
+             for l in lines if "HARNESS: allocator: " in l]
+    detail = allocator_name(alloc[0]) if alloc else ""
+    out = [("PASS", "boot", detail) if rc == 0 else ("FAIL", "boot", "see " + path)]
     parse_console(lines, out)
     parse_kunit(lines, out)
     parse_kselftest(lines, out)

@@ -48,7 +48,7 @@ def main():
         allocator = "SLUB"
     elif config_value(config, "CONFIG_SLAB") == "y":
         allocator = "SLAB"
-    banner = grep(r"^(SLUB|SLAB|slub|slab):")
+    banner = grep(r"^(SLUB engine|SLUB|SLAB|slub|slab)[ :]")
     page = grep(r"slabreport: sizeof")
     memmap = grep(r"slabreport: present_pages")
     memory = grep(r"^Memory:")
