@@ -36,6 +36,7 @@ out=$BUILD/out/$profile
 mkdir -p "$out"
 blog=$LOGS/build-$profile.log
 stamp=$(cat $frags | sha1sum | cut -c1-16)-$(echo "$src" | sha1sum | cut -c1-8)
+: >"$blog"	# one build per log: no stale errors from an earlier run
 
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.harness-config" 2>/dev/null)" != "$stamp" ]; then
 	log "$profile: configuring (tinyconfig +$(printf ' %s' "$@"))"
@@ -43,7 +44,7 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.harness-config" 2>/dev/null)" != "
 		kmake "$src" "$out" tinyconfig &&
 		"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags &&
 		kmake "$src" "$out" olddefconfig
-	} >"$blog" 2>&1 || { tail -n 20 "$blog"; die "$profile: configuration failed (log: $blog)"; }
+	} >>"$blog" 2>&1 || { tail -n 20 "$blog"; die "$profile: configuration failed (log: $blog)"; }
 	# Every option the fragments ask for (the last word wins) must have stuck.
 	bad=$(cat $frags | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1 \2/p' \
 		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set/\1 n/p' |
