@@ -90,6 +90,13 @@ static ssize_t aliases_show(struct kmem_cache *cache, char *buf)
 }
 SLAB_ATTR_RO(aliases);
 
+/* "yes", or "no: <reason>" (mm/slab_merge.c). */
+static ssize_t merge_show(struct kmem_cache *cache, char *buf)
+{
+	return slab_merge_reason(cache, buf, PAGE_SIZE);
+}
+SLAB_ATTR_RO(merge);
+
 static ssize_t usersize_show(struct kmem_cache *cache, char *buf)
 {
 	return sysfs_emit(buf, "%u\n", cache->usersize);
@@ -377,6 +384,7 @@ static struct attribute *cache_attrs[] = {
 	&order_attr.attr,
 	&align_attr.attr,
 	&aliases_attr.attr,
+	&merge_attr.attr,
 	&usersize_attr.attr,
 	&ctor_attr.attr,
 	&min_partial_attr.attr,
