@@ -24,6 +24,8 @@
  * slab_mutex       the cache list, cache create/destroy, hotplug callbacks.
  * pcpu->lock       local_lock (irqs off) of a cpu: pcpu->slab, pcpu->partial
  *                  and any change of pcpu->freelist outside the fastpath.
+ *                  A dead cpu's state is taken over without it, under
+ *                  slab_mutex, once nothing can run there (slub_cpu_dead).
  * kn->list_lock    spinlock (irqsave): kn->partial, kn->nr_partial, and the
  *                  transitions of unfrozen slabs onto and off that list.
  * slab_bit_lock()  bit spinlock PG_locked of the slab folio: guards the slab
@@ -34,14 +36,19 @@
  * ---------------------------------------------------
  *   state         frozen  linked on      slab freelist   inuse
  *   cpu slab      1       pcpu->slab     remote frees    objects - |remote|
- *   cpu partial   1       pcpu->partial  >= 1 object     < objects
+ *   cpu partial   1       pcpu->partial  >= 1 object     <= objects - 1
+ *   parking       1       nothing yet    >= 1 object     < objects
  *   node partial  0       kn->partial    >= 1 object     < objects
  *   full          0       nothing        NULL            objects
  *   empty         0       kn->partial while nr_partial < min_partial,
  *                         else freed     all objects     0
- * Only the owner of a frozen slab may allocate from it; anybody may free to
- * any slab.  An unfrozen slab with free objects is always on its node list.
- * The objects on pcpu->freelist count as in use in their (frozen) slab.
+ * "parking" is a full slab that a freer froze with its commit and is about
+ * to put on its own cpu partial list (cpu_partial_park()); a cpu partial
+ * slab may be empty (a bulk free emptied it).  Only the owner of a frozen
+ * slab may allocate from it; anybody may free to any slab.  Whenever its
+ * node's list_lock is not held, an unfrozen slab with free objects is on
+ * that node's list.  The objects on pcpu->freelist count as in use in
+ * their (frozen) slab.
  *
  * Commit points of the lockless paths
  * -----------------------------------
@@ -54,15 +61,24 @@
  *                 partial list); kn->list_lock is taken *before* the commit
  *                 when the slab must move on or off a node list.
  * refill          slab pair: (list, cnt) -> (NULL, inuse = objects), the
- *                 taker becomes the owner of the whole list.
+ *                 taker becomes the owner of the whole list; a cpu slab
+ *                 with nothing left is released the same way with
+ *                 frozen = 0 (full, on no list).
+ * freeze          slab pair, under list_lock: a node partial slab becomes
+ *                 frozen = 1, with or without taking its freelist.
  * unfreeze        slab pair: (prior, cnt) -> (cpu list ++ prior, frozen = 0).
- * The tid is unique per cpu (low bits = cpu number) and every slow-path
- * change of pcpu->freelist or pcpu->slab bumps it, so a fastpath that was
- * preempted, migrated or interrupted between its reads and its commit
- * always fails the commit and retries.
+ * Every change of pcpu->freelist or pcpu->slab outside the fastpath bumps
+ * pcpu->tid before pcpu->lock is released (bulk allocation bumps it once
+ * for the whole batch), so a fastpath that was preempted or interrupted
+ * between its reads and its commit fails the commit and retries.  With
+ * CONFIG_PREEMPTION the tid is also unique per cpu (low bits = cpu
+ * number), so a fastpath migrated to another cpu fails too; without it a
+ * fastpath cannot migrate.
  *
- * Invariants (checked by slab_validate())
- * ---------------------------------------
+ * Invariants
+ * ----------
+ * slab_validate() checks the first two for a slab, validate_slab_cache()
+ * the nr_partial count; the others are kept by construction.
  *   inuse + |slab freelist| == objects            for every slab
  *   objects * cache->size <= PAGE_SIZE << order
  *   frozen == 0 && slab freelist != NULL  =>  slab on kn->partial
@@ -177,6 +193,13 @@ static __always_inline bool fp_plausible(const struct kmem_cache *cache,
 }
 
 /* Report a bad free pointer and cut the chain there: leak, don't corrupt. */
+static noinline void fp_double_free_report(const struct kmem_cache *cache,
+					   void *obj)
+{
+	pr_err("SLUB %s: double free of object %p, ignored\n", cache->name, obj);
+	WARN_ON_ONCE(1);
+}
+
 static noinline void *fp_corrupted(const struct kmem_cache *cache, void *obj,
 				   void *next)
 {
@@ -184,6 +207,19 @@ static noinline void *fp_corrupted(const struct kmem_cache *cache, void *obj,
 	       cache->name, obj, next);
 	WARN_ON_ONCE(1);
 	return NULL;
+}
+
+/*
+ * Freeing the object that heads a freelist would link it to itself, and
+ * the next two allocations would return it twice: report and drop it.
+ */
+static __always_inline bool fp_double_free(const struct kmem_cache *cache,
+					   void *obj, void *head)
+{
+	if (!IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) || likely(obj != head))
+		return false;
+	fp_double_free_report(cache, obj);
+	return true;
 }
 
 static inline void *obj_next_checked(const struct kmem_cache *cache, void *obj)
@@ -297,6 +333,11 @@ static void node_del_partial(struct kmem_cache_node *kn, struct slab *slab)
 	kn->nr_partial--;
 }
 
+/*
+ * Count slabs and their slots: per node with CONFIG_SLUB_DEBUG (sysfs and
+ * /proc/slabinfo report them), per cache otherwise, so that a cache
+ * destroyed with objects in full slabs, which are on no list, is caught.
+ */
 static void node_account(struct kmem_cache *cache, int node, long slabs,
 			 long objects)
 {
@@ -308,6 +349,24 @@ static void node_account(struct kmem_cache *cache, int node, long slabs,
 		atomic_long_add(slabs, &kn->nr_slabs);
 		atomic_long_add(objects, &kn->total_objects);
 	}
+#else
+	atomic_long_add(slabs, &cache->nr_slabs);
+#endif /* CONFIG_SLUB_DEBUG */
+}
+
+/* Slabs of @cache on all nodes, on lists or not. */
+static unsigned long cache_slabs(struct kmem_cache *cache)
+{
+#ifdef CONFIG_SLUB_DEBUG
+	struct kmem_cache_node *kn;
+	unsigned long nr = 0;
+	int node;
+
+	for_each_kmem_cache_node(cache, node, kn)
+		nr += atomic_long_read(&kn->nr_slabs);
+	return nr;
+#else
+	return atomic_long_read(&cache->nr_slabs);
 #endif /* CONFIG_SLUB_DEBUG */
 }
 
@@ -571,9 +630,11 @@ static void slab_unfreeze(struct kmem_cache *cache, struct slab *slab, void *hea
 	void *tail = NULL, *p;
 
 	for (p = head; p; p = obj_next_checked(cache, p)) {
-		tail = p;
-		if (WARN_ON_ONCE(++nr > max))
+		/* A longer chain is a loop: leak the rest, keep inuse sane. */
+		if (WARN_ON_ONCE(nr == max))
 			break;
+		tail = p;
+		nr++;
 	}
 	if (head)
 		stat(cache, DEACTIVATE_REMOTE_FREES);
@@ -820,8 +881,10 @@ static void *any_partial_take(struct kmem_cache *cache, struct kmem_cache_cpu *p
 
 /*
  * Make @slab (frozen, owned by the caller, whose objects are @chain) the
- * cpu slab and return its first object.  A pfmemalloc slab is not kept:
- * it serves this one request only.
+ * cpu slab and return its first object.  A freshly allocated pfmemalloc
+ * slab is not kept: it serves this one request only.  (One taken from a
+ * node list for a pfmemalloc-allowed request may reach the cpu partial
+ * list and later serve any request, as upstream.)
  */
 static void *cpu_slab_install(struct kmem_cache *cache, struct kmem_cache_cpu *pcpu,
 			      struct slab *slab, void *chain)
@@ -1095,6 +1158,8 @@ static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
 			kn = NULL;
 		}
 		slab_pair_read(slab, &old);
+		if (fp_double_free(cache, tail, old.freelist))
+			return;
 		obj_set_next(cache, tail, old.freelist);
 		new.freelist = head;
 		new.cnt = old.cnt;
@@ -1155,6 +1220,8 @@ redo:
 		return;
 	}
 	freelist = READ_ONCE(pcpu->freelist);
+	if (fp_double_free(cache, tail, freelist))
+		return;
 	obj_set_next(cache, tail, freelist);
 	if (unlikely(!this_cpu_cmpxchg_double(cache->cpu_slab->freelist,
 					      cache->cpu_slab->tid,
@@ -1395,7 +1462,12 @@ int kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t flags, size_t size,
 fail:
 	local_unlock_irqrestore(&cache->cpu_slab->lock, irqflags);
 	slab_oom_report(cache, flags, NUMA_NO_NODE);
-	slab_post_alloc_hook(cache, objcg, flags, i, p, false);
+	/*
+	 * The pre-alloc hook charged memcg for @size objects; the post hook
+	 * uncharges one for every NULL slot, so pass them all.
+	 */
+	memset(p + i, 0, (size - i) * sizeof(*p));
+	slab_post_alloc_hook(cache, objcg, flags, size, p, false);
 	kmem_cache_free_bulk(cache, i, p);
 	return 0;
 }
@@ -1434,15 +1506,25 @@ static bool cpu_has_slabs(int cpu, void *info)
 	return READ_ONCE(pcpu->slab) || cpu_partial_peek(pcpu);
 }
 
+static void flush_all_cpus_locked(struct kmem_cache *cache)
+{
+	lockdep_assert_cpus_held();
+	on_each_cpu_cond(cpu_has_slabs, cpu_flush_ipi, cache, 1);
+}
+
 /**
  * slub_flush_all - return all per-cpu slabs of a cache to the node lists
  * @cache: the cache
  *
  * Runs the flush on each cpu that holds slabs, by IPI, and waits for it.
+ * Holding off cpu hotplug makes sure no cpu is skipped for being half
+ * gone (offline, but its CPUHP_SLUB_DEAD callback not run yet).
  */
 void slub_flush_all(struct kmem_cache *cache)
 {
-	on_each_cpu_cond(cpu_has_slabs, cpu_flush_ipi, cache, 1);
+	cpus_read_lock();
+	flush_all_cpus_locked(cache);
+	cpus_read_unlock();
 }
 
 /* CPUHP_SLUB_DEAD: the cpu is gone, its state can be taken directly. */
@@ -1847,28 +1929,29 @@ static void discard_list(struct kmem_cache *cache, struct list_head *list)
 
 int __kmem_cache_shutdown(struct kmem_cache *cache)
 {
-	unsigned long live = 0, slabs = 0, free, inuse;
+	unsigned long live = 0, slabs, free;
 	struct kmem_cache_node *kn;
 	LIST_HEAD(empty);
 	int node;
 
-	slub_flush_all(cache);
+	/* kmem_cache_destroy() holds cpus_read_lock(). */
+	flush_all_cpus_locked(cache);
 	for_each_kmem_cache_node(cache, node, kn) {
-		inuse = node_collect_empty(kn, &empty);
+		node_collect_empty(kn, &empty);
 		discard_list(cache, &empty);
 		INIT_LIST_HEAD(&empty);
-		slabs += max(kn->nr_partial, slub_node_slabs(kn));
-		/* Full slabs are only counted with CONFIG_SLUB_DEBUG. */
-		if (IS_ENABLED(CONFIG_SLUB_DEBUG)) {
-			slub_count_partial(kn, &free, NULL);
-			inuse = slub_node_objects(kn) - free;
-		}
-		live += inuse;
+		slub_count_partial(kn, &free, NULL);
+		live += slub_node_objects(kn) - free;
 	}
+	slabs = cache_slabs(cache);
 	if (!slabs)
 		return 0;
-	pr_err("SLUB %s: cache destroyed with %lu objects still allocated in %lu slabs\n",
-	       cache->name, live, slabs);
+	if (IS_ENABLED(CONFIG_SLUB_DEBUG))
+		pr_err("SLUB %s: not destroyed: %lu objects in %lu slabs are still allocated\n",
+		       cache->name, live, slabs);
+	else
+		pr_err("SLUB %s: not destroyed: %lu slabs still hold allocated objects\n",
+		       cache->name, slabs);
 	return -EBUSY;
 }
 
@@ -1876,28 +1959,20 @@ int __kmem_cache_shrink(struct kmem_cache *cache)
 {
 	struct kmem_cache_node *kn;
 	LIST_HEAD(empty);
-	int node, ret = 0;
+	int node;
 
 	slub_flush_all(cache);
 	for_each_kmem_cache_node(cache, node, kn) {
 		node_collect_empty(kn, &empty);
 		discard_list(cache, &empty);
 		INIT_LIST_HEAD(&empty);
-		if (kn->nr_partial || slub_node_slabs(kn))
-			ret = 1;
 	}
-	return ret;
+	return cache_slabs(cache) ? 1 : 0;
 }
 
 bool __kmem_cache_empty(struct kmem_cache *cache)
 {
-	struct kmem_cache_node *kn;
-	int node;
-
-	for_each_kmem_cache_node(cache, node, kn)
-		if (kn->nr_partial || slub_node_slabs(kn))
-			return false;
-	return true;
+	return !cache_slabs(cache);
 }
 
 /* ---- Bootstrap ---- */

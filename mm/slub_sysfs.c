@@ -42,8 +42,9 @@ struct slab_attr {
 #define to_slab_attr(a)	container_of(a, struct slab_attr, attr)
 #define to_cache(k)	container_of(k, struct kmem_cache, kobj)
 
+/* Read-only files are for root only, as upstream: counts help heap grooming. */
 #define SLAB_ATTR_RO(_name)						\
-	static struct slab_attr _name##_attr = __ATTR_RO(_name)
+	static struct slab_attr _name##_attr = __ATTR_RO_MODE(_name, 0400)
 #define SLAB_ATTR_RW(_name)						\
 	static struct slab_attr _name##_attr = __ATTR_RW_MODE(_name, 0600)
 #define SLAB_ATTR_WO(_name)						\
@@ -258,6 +259,9 @@ static unsigned long node_count(struct kmem_cache *cache,
 
 	switch (kind) {
 	case COUNT_OBJECTS:
+		/* Slots of full slabs are counted with SLUB_DEBUG only. */
+		if (!IS_ENABLED(CONFIG_SLUB_DEBUG))
+			return 0;
 		slub_count_partial(kn, &nfree, NULL);
 		return slub_node_objects(kn) - nfree;
 	case COUNT_OBJECTS_PARTIAL:

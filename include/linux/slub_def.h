@@ -59,11 +59,11 @@ struct kmem_cache_cpu {
 	struct slab *slab;	/* cpu slab, frozen */
 #ifdef CONFIG_SLUB_CPU_PARTIAL
 	struct slab *partial;	/* frozen slabs with free objects */
-#endif
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
 	local_lock_t lock;	/* slow path serialisation */
 #ifdef CONFIG_SLUB_STATS
 	unsigned int stat[NR_SLUB_STAT_ITEMS];
-#endif
+#endif /* CONFIG_SLUB_STATS */
 };
 
 /* Slab order and objects per slab, packed in one word: order << 16 | n */
@@ -90,7 +90,7 @@ struct kmem_cache {
 #ifdef CONFIG_SLUB_CPU_PARTIAL
 	unsigned int cpu_partial;	/* objects kept on cpu partials */
 	unsigned int cpu_partial_slabs;	/* bound of the cpu partial list */
-#endif
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
 	struct slab_oo oo;	/* preferred order */
 	struct slab_oo min;	/* fallback order */
 	gfp_t allocflags;		/* added to every page allocation */
@@ -102,21 +102,24 @@ struct kmem_cache {
 	bool pair_atomic;		/* slab pair via cmpxchg_double */
 	const char *name;
 	struct list_head list;		/* entry in slab_caches */
+#ifndef CONFIG_SLUB_DEBUG
+	atomic_long_t nr_slabs;		/* all nodes; per node with SLUB_DEBUG */
+#endif /* CONFIG_SLUB_DEBUG */
 #ifdef CONFIG_SYSFS
 	struct kobject kobj;		/* /sys/kernel/slab/<name> */
-#endif
+#endif /* CONFIG_SYSFS */
 #ifdef CONFIG_SLAB_FREELIST_HARDENED
 	unsigned long random;		/* free pointer obfuscation key */
-#endif
+#endif /* CONFIG_SLAB_FREELIST_HARDENED */
 #ifdef CONFIG_NUMA
 	unsigned int remote_node_defrag_ratio;	/* 0..1000, remote partials */
-#endif
+#endif /* CONFIG_NUMA */
 #ifdef CONFIG_SLAB_FREELIST_RANDOM
 	unsigned int *random_seq;
-#endif
+#endif /* CONFIG_SLAB_FREELIST_RANDOM */
 #ifdef CONFIG_KASAN
 	struct kasan_cache kasan_info;	/* KASAN metadata layout */
-#endif
+#endif /* CONFIG_KASAN */
 	unsigned int useroffset;	/* usercopy region offset */
 	unsigned int usersize;		/* usercopy region size */
 
