@@ -30,7 +30,12 @@
  *                  transitions of unfrozen slabs onto and off that list.
  * slab_bit_lock()  bit spinlock PG_locked of the slab folio: guards the slab
  *                  pair only where cmpxchg_double is not used (no CX16,
- *                  debug caches).  Innermost, irqs off while held.
+ *                  debug caches, slub_pair=bitlock).  Innermost, irqs off
+ *                  while held.
+ *
+ * With slub_fastpath=irqoff the fastpaths take pcpu->lock too, and change
+ * pcpu->freelist under it instead of committing with cmpxchg16b; every
+ * other rule stays, the tid bump included.
  *
  * Slab states (who owns the slab, where it is linked)
  * ---------------------------------------------------
@@ -109,6 +114,7 @@
 #include <linux/debugobjects.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
+#include <linux/jump_label.h>
 #include <trace/events/kmem.h>
 
 #include "internal.h"
@@ -135,6 +141,14 @@ static unsigned int slub_min_objects;	/* 0: derived from nr_cpu_ids */
 
 /* The cache of struct kmem_cache_node. */
 static struct kmem_cache *node_cache;
+
+/*
+ * Synchronisation strategy, chosen at boot (slub_fastpath=, slub_pair=).
+ * The default costs a patched-out jump on the fastpaths and nothing else.
+ */
+static DEFINE_STATIC_KEY_FALSE(slub_fastpath_irqoff); /* cpu freelist, irqs off */
+static bool slub_want_irqoff __initdata;
+static bool slub_pair_bitlock __ro_after_init;	/* no slab cmpxchg16b */
 
 /* ---- Transaction ids ---- */
 
@@ -1002,6 +1016,33 @@ static noinline void *alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
 	return obj;
 }
 
+/*
+ * slub_fastpath=irqoff: the cpu freelist popped with interrupts off, the
+ * baseline of the lockless fastpath (SLUB before 2011).
+ */
+static noinline void *cpu_alloc_irqoff(struct kmem_cache *cache, gfp_t gfp,
+				       int node)
+{
+	struct kmem_cache_cpu *pcpu;
+	unsigned long flags;
+	void *obj;
+
+	local_lock_irqsave(&cache->cpu_slab->lock, flags);
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	obj = pcpu->freelist;
+	if (likely(obj && (node == NUMA_NO_NODE || node_ok(pcpu->slab, node)))) {
+		pcpu->freelist = obj_next_checked(cache, obj);
+		pcpu->tid = tid_next(pcpu->tid);
+		stat(cache, ALLOC_FASTPATH);
+	} else {
+		obj = alloc_refill_locked(cache, gfp, node, &flags);
+	}
+	local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
+	if (unlikely(!obj))
+		slab_oom_report(cache, gfp, node);
+	return obj;
+}
+
 /* ---- Allocation fast path ---- */
 
 static __always_inline void *cpu_alloc_fast(struct kmem_cache *cache, gfp_t gfp,
@@ -1011,6 +1052,8 @@ static __always_inline void *cpu_alloc_fast(struct kmem_cache *cache, gfp_t gfp,
 	unsigned long tid;
 	void *obj, *next;
 
+	if (static_branch_unlikely(&slub_fastpath_irqoff))
+		return cpu_alloc_irqoff(cache, gfp, node);
 redo:
 	/*
 	 * pcpu may belong to a cpu we are no longer running on: then its tid
@@ -1201,6 +1244,30 @@ static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
 	spin_unlock_irqrestore(&kn->list_lock, flags);
 }
 
+/* slub_fastpath=irqoff: push onto the cpu freelist with interrupts off. */
+static noinline void cpu_free_irqoff(struct kmem_cache *cache,
+				     struct slab *slab, void *head,
+				     void *tail, int cnt)
+{
+	struct kmem_cache_cpu *pcpu;
+	unsigned long flags;
+
+	local_lock_irqsave(&cache->cpu_slab->lock, flags);
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	if (slab != pcpu->slab) {
+		local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
+		free_slowpath(cache, slab, head, tail, cnt);
+		return;
+	}
+	if (!fp_double_free(cache, tail, pcpu->freelist)) {
+		obj_set_next(cache, tail, pcpu->freelist);
+		pcpu->freelist = head;
+		pcpu->tid = tid_next(pcpu->tid);
+		stat(cache, FREE_FASTPATH);
+	}
+	local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
+}
+
 /* Free a chain head..tail of @cnt objects, all from @slab. */
 static __always_inline void do_slab_free(struct kmem_cache *cache,
 					 struct slab *slab, void *head,
@@ -1210,6 +1277,10 @@ static __always_inline void do_slab_free(struct kmem_cache *cache,
 	unsigned long tid;
 	void **freelist;
 
+	if (static_branch_unlikely(&slub_fastpath_irqoff)) {
+		cpu_free_irqoff(cache, slab, head, tail, cnt);
+		return;
+	}
 redo:
 	pcpu = raw_cpu_ptr(cache->cpu_slab);
 	tid = READ_ONCE(pcpu->tid);
@@ -1628,6 +1699,47 @@ static int __init param_min_objects(char *arg)
 }
 __setup("slub_min_objects=", param_min_objects);
 
+static int __init param_fastpath(char *arg)
+{
+	if (!strcmp(arg, "lockless"))
+		slub_want_irqoff = false;
+	else if (!strcmp(arg, "irqoff"))
+		slub_want_irqoff = true;
+	else
+		pr_warn("slub_fastpath=%s: unknown value ignored; use slub_fastpath=lockless (default) or slub_fastpath=irqoff\n",
+			arg);
+	return 1;
+}
+__setup("slub_fastpath=", param_fastpath);
+
+static int __init param_pair(char *arg)
+{
+	if (!strcmp(arg, "cmpxchg"))
+		slub_pair_bitlock = false;
+	else if (!strcmp(arg, "bitlock"))
+		slub_pair_bitlock = true;
+	else
+		pr_warn("slub_pair=%s: unknown value ignored; use slub_pair=cmpxchg (default) or slub_pair=bitlock\n",
+			arg);
+	return 1;
+}
+__setup("slub_pair=", param_pair);
+
+/**
+ * slub_sync_show - the synchronisation strategy of a cache, for sysfs
+ * @cache: the cache
+ * @buf: a page to write to
+ *
+ * Return: the length of "fastpath=<lockless|irqoff> pair=<cmpxchg|bitlock>".
+ */
+ssize_t slub_sync_show(struct kmem_cache *cache, char *buf)
+{
+	return sysfs_emit(buf, "fastpath=%s pair=%s\n",
+			  static_branch_unlikely(&slub_fastpath_irqoff) ?
+			  "irqoff" : "lockless",
+			  cache->pair_atomic ? "cmpxchg" : "bitlock");
+}
+
 /*
  * Lowest order >= slub_min_order holding @min_objects objects of @size
  * whose unused tail is at most 1/@frac of the slab; > @max_order if none.
@@ -1840,7 +1952,7 @@ int __kmem_cache_create(struct kmem_cache *cache, slab_flags_t flags)
 		return -EINVAL;
 
 	cache->pair_atomic = SLAB_PAIR_CAN_CMPXCHG && system_has_cmpxchg_double() &&
-			 !(cache->flags & SLAB_DEBUG_FLAGS);
+			 !slub_pair_bitlock && !(cache->flags & SLAB_DEBUG_FLAGS);
 	cache_set_partial_limits(cache);
 #ifdef CONFIG_NUMA
 	cache->remote_node_defrag_ratio = 1000;
@@ -2017,6 +2129,9 @@ void __init kmem_cache_init(void)
 
 	if (debug_guardpage_minorder())
 		slub_max_order = 0;
+	/* Before the first allocation: the fastpaths never mix strategies. */
+	if (slub_want_irqoff)
+		static_branch_enable(&slub_fastpath_irqoff);
 
 	/* 1: the cache of node structures, its first object hand-made. */
 	node_cache = &boot_node_cache;
@@ -2039,9 +2154,10 @@ void __init kmem_cache_init(void)
 	freelist_random_init();
 
 	cpuhp_setup_state_nocalls(CPUHP_SLUB_DEAD, "slub:dead", NULL, slub_cpu_dead);
-	pr_info("SLUB engine (from scratch): lockless cpu freelists, slab pair %s, order %u-%u, min_objects %u, cpus %u, nodes %u\n",
-		SLAB_PAIR_CAN_CMPXCHG && system_has_cmpxchg_double() ?
-		"cmpxchg16b" : "bit-locked",
+	pr_info("SLUB engine (from scratch): %s cpu freelists, slab pair %s, order %u-%u, min_objects %u, cpus %u, nodes %u\n",
+		slub_want_irqoff ? "irq-off" : "lockless",
+		SLAB_PAIR_CAN_CMPXCHG && system_has_cmpxchg_double() &&
+		!slub_pair_bitlock ? "cmpxchg16b" : "bit-locked",
 		slub_min_order, slub_max_order, slub_min_objects,
 		nr_cpu_ids, nr_node_ids);
 }

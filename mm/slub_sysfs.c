@@ -98,6 +98,13 @@ static ssize_t merge_show(struct kmem_cache *cache, char *buf)
 }
 SLAB_ATTR_RO(merge);
 
+/* "fastpath=<lockless|irqoff> pair=<cmpxchg|bitlock>" */
+static ssize_t sync_show(struct kmem_cache *cache, char *buf)
+{
+	return slub_sync_show(cache, buf);
+}
+SLAB_ATTR_RO(sync);
+
 static ssize_t usersize_show(struct kmem_cache *cache, char *buf)
 {
 	return sysfs_emit(buf, "%u\n", cache->usersize);
@@ -389,6 +396,7 @@ static struct attribute *cache_attrs[] = {
 	&align_attr.attr,
 	&aliases_attr.attr,
 	&merge_attr.attr,
+	&sync_attr.attr,
 	&usersize_attr.attr,
 	&ctor_attr.attr,
 	&min_partial_attr.attr,
