@@ -2290,3 +2290,8 @@ slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
 {
 	return flags;
 }
+
+#ifdef CONFIG_SLUB_ENGINE_KUNIT_TEST
+/* The KUnit suite reaches the static internals from inside this file. */
+#include "slub_engine_test.c"
+#endif /* CONFIG_SLUB_ENGINE_KUNIT_TEST */

@@ -1,0 +1,960 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the SLUB engine internals.
+ *
+ * This file is #included at the end of mm/slub.c when
+ * CONFIG_SLUB_ENGINE_KUNIT_TEST is set, so that it can call the static
+ * helpers of the engine (free pointer coding, the slab pair accessors,
+ * slab_new(), bulk grouping) without exporting any of them.
+ *
+ * Every test works on private caches created for it and on slabs it owns:
+ * either slabs of its private cache driven through the real alloc and
+ * free paths, or a slab made by slab_new() that is never published on any
+ * list and can be corrupted on purpose, then restored and discarded.  The
+ * test thread is pinned to one cpu so that the per-cpu state it inspects
+ * is its own.  Nothing here triggers a WARN: slab_validate() reports with
+ * pr_err(), and the tests read those reports back from the printk buffer.
+ */
+#include <kunit/test.h>
+#include <linux/kmsg_dump.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+#define KT_OBJ_SIZE	256	/* order-0 slabs of 16 objects by default */
+#define KT_MAX_OBJS	512	/* objects a test may hold */
+#define KT_MAX_SLABS	8	/* full slabs a test may ask for */
+#define KT_MAX_PER_SLAB	64	/* geometry beyond this skips the test */
+
+struct kt_ctx {
+	struct kmem_cache *cache;	/* private cache of the test */
+	struct kmem_cache *other;	/* second cache, if a test needs one */
+	int cpu;			/* the test thread is pinned here */
+	int node;			/* node of that cpu, for allocations */
+	struct slab *own;		/* unpublished slab made by slab_new() */
+	struct slab_pair own_pair;	/* its pair as built */
+	u64 log_seq;			/* printk sequence before a check */
+	void **bulk;			/* array for bulk frees, freed at exit */
+	size_t nr_bulk;
+	unsigned int nr_objs;
+	void *objs[KT_MAX_OBJS];	/* live objects, freed at exit */
+};
+
+/* ---- Helpers ---- */
+
+static struct kmem_cache *kt_cache_create(const char *name)
+{
+	/*
+	 * A usercopy region keeps the cache from being merged with another
+	 * one, and adds no debug flags that would change its behaviour.
+	 */
+	return kmem_cache_create_usercopy(name, KT_OBJ_SIZE, 0, 0, 0,
+					  KT_OBJ_SIZE, NULL);
+}
+
+static int kt_init(struct kunit *test)
+{
+	struct kt_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	if (!ctx)
+		return -ENOMEM;
+	test->priv = ctx;
+	ctx->cache = kt_cache_create("slub_engine_test");
+	if (!ctx->cache)
+		return -ENOMEM;
+	/* Pin the test thread; it exits with the test case. */
+	ctx->cpu = raw_smp_processor_id();
+	if (set_cpus_allowed_ptr(current, cpumask_of(ctx->cpu)))
+		return -EINVAL;
+	ctx->cpu = raw_smp_processor_id();
+	ctx->node = numa_mem_id();
+	return 0;
+}
+
+static void kt_exit(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	unsigned int i;
+
+	if (!ctx)
+		return;
+	if (ctx->bulk)
+		kmem_cache_free_bulk(ctx->cache, ctx->nr_bulk, ctx->bulk);
+	for (i = 0; i < ctx->nr_objs; i++)
+		if (ctx->objs[i])
+			kmem_cache_free(ctx->cache, ctx->objs[i]);
+	if (ctx->own) {
+		slab_pair_set(ctx->own, &ctx->own_pair);
+		slab_discard(ctx->cache, ctx->own);
+	}
+	kmem_cache_destroy(ctx->other);
+	kmem_cache_destroy(ctx->cache);
+}
+
+/* Allocate @n objects on the node of the test cpu; returns the first index. */
+static unsigned int kt_alloc(struct kunit *test, unsigned int n)
+{
+	struct kt_ctx *ctx = test->priv;
+	unsigned int first = ctx->nr_objs;
+	void *obj;
+
+	while (n--) {
+		KUNIT_ASSERT_LT(test, ctx->nr_objs, (unsigned int)KT_MAX_OBJS);
+		obj = kmem_cache_alloc_node(ctx->cache, GFP_KERNEL, ctx->node);
+		KUNIT_ASSERT_NOT_NULL(test, obj);
+		ctx->objs[ctx->nr_objs++] = obj;
+		/* A KFENCE object is outside our slabs: keep it, take another. */
+		if (is_kfence_address(obj))
+			n++;
+	}
+	return first;
+}
+
+/* An array of @nr entries whose objects kt_exit() frees. */
+static void kt_bulk_array(struct kunit *test, size_t nr)
+{
+	struct kt_ctx *ctx = test->priv;
+
+	ctx->bulk = kunit_kcalloc(test, nr, sizeof(void *), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->bulk);
+	ctx->nr_bulk = nr;
+}
+
+static void kt_free(struct kt_ctx *ctx, unsigned int i)
+{
+	kmem_cache_free(ctx->cache, ctx->objs[i]);
+	ctx->objs[i] = NULL;
+}
+
+static struct kmem_cache_cpu *kt_pcpu(struct kt_ctx *ctx)
+{
+	return per_cpu_ptr(ctx->cache->cpu_slab, ctx->cpu);
+}
+
+static struct kmem_cache_node *kt_node(struct kt_ctx *ctx)
+{
+	return get_node(ctx->cache, ctx->node);
+}
+
+/*
+ * Allocate until @nr slabs have been filled and left behind by the cpu:
+ * on return slabs[0..nr) are full and on no list, and the cpu slab is a
+ * further slab with one object taken.  Needs a fresh cache.
+ */
+static void kt_fill_slabs(struct kunit *test, struct slab **slabs,
+			  unsigned int nr)
+{
+	struct kt_ctx *ctx = test->priv;
+	unsigned int seen = 0, i;
+	struct slab *slab, *last = NULL;
+
+	KUNIT_ASSERT_LE(test, nr, (unsigned int)KT_MAX_SLABS);
+	if (oo_objects(ctx->cache->oo) > KT_MAX_PER_SLAB)
+		kunit_skip(test, "%u objects per slab: too many for this test",
+			   oo_objects(ctx->cache->oo));
+	while (seen <= nr) {
+		i = kt_alloc(test, 1);
+		if (is_kfence_address(ctx->objs[i]))
+			continue;
+		slab = virt_to_slab(ctx->objs[i]);
+		if (slab == last)
+			continue;
+		if (seen < nr)
+			slabs[seen] = slab;
+		last = slab;
+		seen++;
+	}
+}
+
+/* Index in ctx->objs of each live object of @slab, at most @max of them. */
+static unsigned int kt_objs_of(struct kt_ctx *ctx, struct slab *slab,
+			       unsigned int *idx, unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ctx->nr_objs && n < max; i++)
+		if (ctx->objs[i] && !is_kfence_address(ctx->objs[i]) &&
+		    virt_to_slab(ctx->objs[i]) == slab)
+			idx[n++] = i;
+	return n;
+}
+
+/* The slab pair as plain integers: KUnit cannot take typeof a bit field. */
+struct kt_pair {
+	void *freelist;
+	unsigned int inuse, objects, frozen;
+};
+
+static struct kt_pair kt_pair(struct slab *slab)
+{
+	struct slab_pair p;
+
+	slab_pair_read(slab, &p);
+	return (struct kt_pair){
+		.freelist = p.freelist,
+		.inuse = p.cnt.inuse,
+		.objects = p.cnt.objects,
+		.frozen = p.cnt.frozen,
+	};
+}
+
+/* Length of a free chain, stopping at @max + 1. */
+static unsigned int kt_chain_len(struct kmem_cache *cache, void *head,
+				 unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (; head && n <= max; head = obj_next(cache, head))
+		n++;
+	return n;
+}
+
+static bool kt_on_node_list(struct kmem_cache_node *kn, struct slab *slab)
+{
+	struct slab *pos;
+	unsigned long flags;
+	bool found = false;
+
+	spin_lock_irqsave(&kn->list_lock, flags);
+	list_for_each_entry(pos, &kn->partial, slab_list)
+		if (pos == slab)
+			found = true;
+	spin_unlock_irqrestore(&kn->list_lock, flags);
+	return found;
+}
+
+static bool kt_on_cpu_partial(struct kt_ctx *ctx, struct slab *slab)
+{
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	struct slab *pos = READ_ONCE(kt_pcpu(ctx)->partial);
+	unsigned int n;
+
+	for (n = 0; pos && n < KT_MAX_SLABS * 2; pos = pos->next, n++)
+		if (pos == slab)
+			return true;
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
+	return false;
+}
+
+static void kt_set_cpu_partial(struct kmem_cache *cache, unsigned int slabs)
+{
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	cache->cpu_partial_slabs = slabs;
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
+}
+
+/* A private, unpublished slab of the test cache: all objects free. */
+static struct slab *kt_own_slab(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+
+	ctx->own = slab_new(ctx->cache, GFP_KERNEL, ctx->node);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->own);
+	slab_pair_read(ctx->own, &ctx->own_pair);
+	return ctx->own;
+}
+
+/* Last object of a free chain. */
+static void *kt_chain_tail(struct kmem_cache *cache, void *head)
+{
+	while (head && obj_next(cache, head))
+		head = obj_next(cache, head);
+	return head;
+}
+
+static void kt_log_mark(struct kt_ctx *ctx)
+{
+	struct kmsg_dump_iter iter;
+
+	kmsg_dump_rewind(&iter);
+	ctx->log_seq = iter.next_seq;
+}
+
+/* Did a line logged since kt_log_mark() contain both @a and @b? */
+static bool kt_logged(struct kt_ctx *ctx, const char *a, const char *b)
+{
+	struct kmsg_dump_iter iter = { .cur_seq = ctx->log_seq };
+	char line[256];
+	size_t len;
+
+	if (!IS_ENABLED(CONFIG_PRINTK))
+		return true;
+	while (kmsg_dump_get_line(&iter, false, line, sizeof(line) - 1, &len)) {
+		line[len] = '\0';
+		if (strstr(line, a) && strstr(line, b))
+			return true;
+	}
+	return false;
+}
+
+/* ---- Free pointer coding ---- */
+
+static void kt_freelist_plain(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	void *a, *b, *c;
+	unsigned int i;
+
+	if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED))
+		kunit_skip(test, "CONFIG_SLAB_FREELIST_HARDENED=y: plain coding compiled out");
+	i = kt_alloc(test, 3);
+	a = ctx->objs[i];
+	b = ctx->objs[i + 1];
+	c = ctx->objs[i + 2];
+
+	obj_set_next(cache, a, b);
+	KUNIT_ASSERT_PTR_EQ(test, *(void **)fp_slot(cache, a), b);
+	KUNIT_ASSERT_PTR_EQ(test, obj_next(cache, a), b);
+	KUNIT_ASSERT_PTR_EQ(test, fp_code(cache, b, fp_slot(cache, c)), b);
+	obj_set_next(cache, a, NULL);
+	KUNIT_ASSERT_PTR_EQ(test, *(void **)fp_slot(cache, a), NULL);
+	KUNIT_ASSERT_PTR_EQ(test, obj_next(cache, a), NULL);
+	/* Unprotected: a stored value moved to another slot still decodes. */
+	obj_set_next(cache, a, b);
+	*(void **)fp_slot(cache, c) = *(void **)fp_slot(cache, a);
+	KUNIT_ASSERT_PTR_EQ(test, obj_next(cache, c), b);
+}
+
+static void kt_freelist_hardened(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	unsigned long slot, raw;
+	void *a, *b, *c, *moved;
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED))
+		kunit_skip(test, "CONFIG_SLAB_FREELIST_HARDENED is not set");
+	i = kt_alloc(test, 3);
+	a = ctx->objs[i];
+	b = ctx->objs[i + 1];
+	c = ctx->objs[i + 2];
+	slot = fp_slot(cache, a);
+
+	obj_set_next(cache, a, b);
+	raw = *(unsigned long *)slot;
+	KUNIT_ASSERT_NE(test, raw, (unsigned long)b);
+	KUNIT_ASSERT_PTR_EQ(test, obj_next(cache, a), b);
+	KUNIT_ASSERT_TRUE(test, fp_plausible(cache, a, b));
+
+	/* A stored value copied to another slot decodes to garbage... */
+	*(unsigned long *)fp_slot(cache, c) = raw;
+	moved = obj_next(cache, c);
+	KUNIT_ASSERT_PTR_NE(test, moved, b);
+	/* ...which the allocator recognises as a corrupted pointer. */
+	KUNIT_ASSERT_FALSE(test, fp_plausible(cache, c, moved));
+
+	/* The end of a chain is not stored as a recognisable zero. */
+	obj_set_next(cache, a, NULL);
+	KUNIT_ASSERT_NE(test, *(unsigned long *)slot, 0UL);
+	KUNIT_ASSERT_PTR_EQ(test, obj_next(cache, a), NULL);
+
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+	/* The coding: pointer ^ cache key ^ byte-swapped slot address. */
+	KUNIT_ASSERT_EQ(test, raw, (unsigned long)b ^ cache->random ^
+			swab((unsigned long)kasan_reset_tag((void *)slot)));
+#endif /* CONFIG_SLAB_FREELIST_HARDENED */
+}
+
+/* A new slab chains every slot exactly once, in random order if asked. */
+static void kt_freelist_new_slab(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	DECLARE_BITMAP(seen, KT_MAX_PER_SLAB) = { };
+	struct slab *slab = kt_own_slab(test);
+	unsigned int n = 0, idx, objects, in_order = 0;
+	void *base = slab_address(slab), *p, *prev = NULL;
+	struct kt_pair pair = kt_pair(slab);
+	unsigned long off;
+
+	objects = pair.objects;
+	KUNIT_ASSERT_GT(test, objects, 0U);
+	KUNIT_ASSERT_LE(test, objects, (unsigned int)KT_MAX_PER_SLAB);
+	KUNIT_ASSERT_EQ(test, objects, slab_objects(slab));
+	KUNIT_ASSERT_EQ(test, pair.inuse, 0U);
+	KUNIT_ASSERT_EQ(test, pair.frozen, 0U);
+	KUNIT_ASSERT_PTR_EQ(test, slab->slab_cache, cache);
+
+	for (p = pair.freelist; p && n < objects; p = obj_next(cache, p)) {
+		off = p - base;
+		KUNIT_ASSERT_TRUE(test, p >= base);
+		KUNIT_ASSERT_EQ(test, off % cache->size, 0UL);
+		idx = off / cache->size;
+		KUNIT_ASSERT_LT(test, idx, objects);
+		KUNIT_ASSERT_FALSE(test, test_and_set_bit(idx, seen));
+		if (prev) {
+			KUNIT_ASSERT_TRUE(test, fp_plausible(cache, prev, p));
+			in_order += p == prev + cache->size;
+		}
+		prev = p;
+		n++;
+	}
+	KUNIT_ASSERT_PTR_EQ(test, p, NULL);
+	KUNIT_ASSERT_EQ(test, n, objects);
+	KUNIT_ASSERT_EQ(test, slab_validate(cache, slab), 0);
+#ifdef CONFIG_SLAB_FREELIST_RANDOM
+	/* Address order has probability 1/(n-1)!; don't test tiny slabs. */
+	if (cache->random_seq && objects >= 8)
+		KUNIT_ASSERT_LT(test, in_order, objects - 1);
+#else
+	KUNIT_ASSERT_EQ(test, in_order, objects - 1);
+#endif /* CONFIG_SLAB_FREELIST_RANDOM */
+}
+
+/* ---- Counters packing ---- */
+
+struct kt_counters {
+	unsigned int inuse, objects, frozen;
+};
+
+static void kt_counters_packing(struct kunit *test)
+{
+	static const struct kt_counters cases[] = {
+		{ 0, 1, 0 }, { 1, 2, 1 }, { 0x1234, 0x2345, 0 },
+		{ 0xffff, 0x7fff, 1 }, { 0, 0x7fff, 0 }, { 0xffff, 0, 0 },
+	};
+	struct slab *slab = kt_own_slab(test);
+	void *freelist = kt_pair(slab).freelist;
+	const struct kt_counters *k;
+	struct slab_pair p;
+	unsigned int i;
+
+	BUILD_BUG_ON(sizeof(union slab_counters) != sizeof(slab->counters));
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		k = &cases[i];
+		/* Engine word -> struct slab bit fields (LSB first, x86-64). */
+		p.freelist = freelist;
+		p.cnt.word = 0;
+		p.cnt.inuse = k->inuse;
+		p.cnt.objects = k->objects;
+		p.cnt.frozen = k->frozen;
+		KUNIT_ASSERT_EQ(test, p.cnt.word, (unsigned long)k->inuse |
+				(unsigned long)k->objects << 16 |
+				(unsigned long)k->frozen << 31);
+		slab_pair_set(slab, &p);
+		KUNIT_ASSERT_EQ(test, (unsigned int)slab->inuse, k->inuse);
+		KUNIT_ASSERT_EQ(test, (unsigned int)slab->objects, k->objects);
+		KUNIT_ASSERT_EQ(test, (unsigned int)slab->frozen, k->frozen);
+		KUNIT_ASSERT_EQ(test, slab_objects(slab), k->objects);
+		KUNIT_ASSERT_PTR_EQ(test, slab->freelist, freelist);
+
+		/* struct slab bit fields -> engine word, in reverse order. */
+		k = &cases[ARRAY_SIZE(cases) - 1 - i];
+		slab->inuse = k->inuse;
+		slab->objects = k->objects;
+		slab->frozen = k->frozen;
+		slab_pair_read(slab, &p);
+		KUNIT_ASSERT_EQ(test, (unsigned int)p.cnt.inuse, k->inuse);
+		KUNIT_ASSERT_EQ(test, (unsigned int)p.cnt.objects, k->objects);
+		KUNIT_ASSERT_EQ(test, (unsigned int)p.cnt.frozen, k->frozen);
+		KUNIT_ASSERT_PTR_EQ(test, p.freelist, freelist);
+	}
+	slab_pair_set(slab, &((struct kt_ctx *)test->priv)->own_pair);
+	KUNIT_ASSERT_EQ(test, slab_validate(slab->slab_cache, slab), 0);
+}
+
+/* ---- Slab state transitions through the real alloc and free paths ---- */
+
+static void kt_need_direct_free(struct kunit *test)
+{
+	if (IS_ENABLED(CONFIG_KASAN_GENERIC))
+		kunit_skip(test, "the KASAN quarantine delays frees");
+}
+
+static void kt_expect_full(struct kunit *test, struct slab *slab)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kt_pair p = kt_pair(slab);
+
+	KUNIT_ASSERT_PTR_EQ(test, p.freelist, NULL);
+	KUNIT_ASSERT_EQ(test, p.inuse, p.objects);
+	KUNIT_ASSERT_EQ(test, p.frozen, 0U);
+	KUNIT_ASSERT_FALSE(test, kt_on_node_list(kt_node(ctx), slab));
+	KUNIT_ASSERT_FALSE(test, kt_on_cpu_partial(ctx, slab));
+	KUNIT_ASSERT_EQ(test, slab_validate(ctx->cache, slab), 0);
+}
+
+/*
+ * A free to a full slab makes it partial: parked on the freeing cpu's
+ * partial list when cpu partials are on, else on its node list.  Once the
+ * cpu slab runs out, that slab becomes the cpu slab again.
+ */
+static void kt_full_to_partial_and_back(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	struct kmem_cache_node *kn = kt_node(ctx);
+	unsigned int idx[KT_MAX_PER_SLAB], n, i, objects;
+	struct slab *slab, *cpu_slab;
+	struct kt_pair p;
+	void *freed;
+
+	kt_need_direct_free(test);
+	kt_fill_slabs(test, &slab, 1);
+	cpu_slab = READ_ONCE(kt_pcpu(ctx)->slab);
+	KUNIT_ASSERT_NOT_NULL(test, cpu_slab);
+	KUNIT_ASSERT_PTR_NE(test, cpu_slab, slab);
+	kt_expect_full(test, slab);
+
+	objects = slab_objects(slab);
+	n = kt_objs_of(ctx, slab, idx, KT_MAX_PER_SLAB);
+	KUNIT_ASSERT_EQ(test, n, objects);
+	freed = ctx->objs[idx[0]];
+	kt_free(ctx, idx[0]);
+	p = kt_pair(slab);
+	KUNIT_ASSERT_PTR_EQ(test, p.freelist, freed);
+	KUNIT_ASSERT_EQ(test, p.inuse, objects - 1);
+	KUNIT_ASSERT_EQ(test, p.frozen, (unsigned int)cpu_partial_enabled(cache));
+	KUNIT_ASSERT_EQ(test, kt_on_cpu_partial(ctx, slab), cpu_partial_enabled(cache));
+	KUNIT_ASSERT_NE(test, kt_on_node_list(kn, slab), cpu_partial_enabled(cache));
+	KUNIT_ASSERT_EQ(test, slab_validate(cache, slab), 0);
+
+	/* Drain the cpu slab; the next object is the one just freed. */
+	n = kt_objs_of(ctx, cpu_slab, idx, KT_MAX_PER_SLAB);
+	kt_alloc(test, slab_objects(cpu_slab) - n);
+	KUNIT_ASSERT_PTR_EQ(test, READ_ONCE(kt_pcpu(ctx)->slab), cpu_slab);
+	i = kt_alloc(test, 1);
+	KUNIT_ASSERT_PTR_EQ(test, ctx->objs[i], freed);
+	KUNIT_ASSERT_PTR_EQ(test, READ_ONCE(kt_pcpu(ctx)->slab), slab);
+	KUNIT_ASSERT_PTR_EQ(test, READ_ONCE(kt_pcpu(ctx)->freelist), NULL);
+	p = kt_pair(slab);
+	KUNIT_ASSERT_PTR_EQ(test, p.freelist, NULL);
+	KUNIT_ASSERT_EQ(test, p.inuse, objects);
+	KUNIT_ASSERT_EQ(test, p.frozen, 1U);
+	KUNIT_ASSERT_FALSE(test, kt_on_cpu_partial(ctx, slab));
+	KUNIT_ASSERT_FALSE(test, kt_on_node_list(kn, slab));
+	/* The old cpu slab was let go full. */
+	kt_expect_full(test, cpu_slab);
+}
+
+/*
+ * Node partial slabs that become empty are freed while the node keeps
+ * min_partial others, and kept on the list below that.
+ */
+static void kt_empty_freed_beyond_min_partial(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	struct kmem_cache_node *kn = kt_node(ctx);
+	unsigned int idx[KT_MAX_PER_SLAB], n, i, s;
+	unsigned long slabs_now, want_partial;
+	const unsigned int nr = 4, min_partial = 2;
+	struct slab *slabs[4];
+	struct kt_pair p;
+	bool kept;
+
+	kt_need_direct_free(test);
+	kt_set_cpu_partial(cache, 0);
+	WRITE_ONCE(cache->min_partial, min_partial);
+	kt_fill_slabs(test, slabs, nr);
+	KUNIT_ASSERT_EQ(test, kn->nr_partial, 0UL);
+	/* The full slabs and the cpu slab. */
+	slabs_now = slub_node_slabs(kn);
+	KUNIT_ASSERT_EQ(test, slabs_now, nr + 1UL);
+
+	/* One free each: full -> node partial. */
+	for (s = 0; s < nr; s++) {
+		kt_objs_of(ctx, slabs[s], idx, 1);
+		kt_free(ctx, idx[0]);
+		p = kt_pair(slabs[s]);
+		KUNIT_ASSERT_EQ(test, p.frozen, 0U);
+		KUNIT_ASSERT_EQ(test, p.inuse, p.objects - 1);
+		KUNIT_ASSERT_TRUE(test, kt_on_node_list(kn, slabs[s]));
+		KUNIT_ASSERT_EQ(test, kn->nr_partial, s + 1UL);
+		KUNIT_ASSERT_EQ(test, slab_validate(cache, slabs[s]), 0);
+	}
+
+	/*
+	 * Empty them in turn.  A slab is freed if the node has at least
+	 * min_partial partial slabs, itself included; else it is kept.
+	 */
+	for (s = 0; s < nr; s++) {
+		want_partial = kn->nr_partial;
+		kept = want_partial < min_partial;
+		if (!kept) {
+			want_partial--;
+			slabs_now--;
+		}
+		n = kt_objs_of(ctx, slabs[s], idx, KT_MAX_PER_SLAB);
+		for (i = 0; i < n; i++)
+			kt_free(ctx, idx[i]);
+		KUNIT_ASSERT_EQ(test, kn->nr_partial, want_partial);
+		KUNIT_ASSERT_EQ(test, slub_node_slabs(kn), slabs_now);
+		KUNIT_ASSERT_EQ(test, kt_on_node_list(kn, slabs[s]), kept);
+	}
+	/* Only the last one was kept, empty, unfrozen and whole. */
+	KUNIT_ASSERT_EQ(test, kn->nr_partial, min_partial - 1UL);
+	p = kt_pair(slabs[nr - 1]);
+	KUNIT_ASSERT_EQ(test, p.inuse, 0U);
+	KUNIT_ASSERT_EQ(test, p.frozen, 0U);
+	KUNIT_ASSERT_EQ(test, kt_chain_len(cache, p.freelist, p.objects),
+			p.objects);
+	KUNIT_ASSERT_EQ(test, slab_validate(cache, slabs[nr - 1]), 0);
+}
+
+/*
+ * Frees to full slabs park them on the cpu partial list, which never
+ * exceeds its bound: a full list is handed to the node lists, no slab
+ * lost on the way.
+ */
+static void kt_cpu_partial_bounded(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	struct kmem_cache_node *kn = kt_node(ctx);
+	const unsigned int bound = 2, nr = 2 * 2 + 1;
+	struct slab *slabs[2 * 2 + 1];
+	unsigned int idx[1], s, len;
+	struct kt_pair p;
+
+	if (!IS_ENABLED(CONFIG_SLUB_CPU_PARTIAL))
+		kunit_skip(test, "CONFIG_SLUB_CPU_PARTIAL is not set");
+	kt_need_direct_free(test);
+	kt_set_cpu_partial(cache, bound);
+	kt_fill_slabs(test, slabs, nr);
+	KUNIT_ASSERT_EQ(test, kn->nr_partial, 0UL);
+
+	for (s = 0; s < nr; s++) {
+		kt_objs_of(ctx, slabs[s], idx, 1);
+		kt_free(ctx, idx[0]);
+		len = cpu_partial_len(READ_ONCE(kt_pcpu(ctx)->partial));
+		KUNIT_ASSERT_GE(test, len, 1U);
+		KUNIT_ASSERT_LE(test, len, bound);
+		KUNIT_ASSERT_EQ(test, len + kn->nr_partial, s + 1UL);
+		KUNIT_ASSERT_TRUE(test, kt_on_cpu_partial(ctx, slabs[s]));
+		p = kt_pair(slabs[s]);
+		KUNIT_ASSERT_EQ(test, p.frozen, 1U);
+		KUNIT_ASSERT_EQ(test, slab_validate(cache, slabs[s]), 0);
+	}
+	/* Two spills of a full list, one slab still parked. */
+	KUNIT_ASSERT_EQ(test, kn->nr_partial, 2UL * bound);
+	for (s = 0; s < 2 * bound; s++) {
+		p = kt_pair(slabs[s]);
+		KUNIT_ASSERT_EQ(test, p.frozen, 0U);
+		KUNIT_ASSERT_TRUE(test, kt_on_node_list(kn, slabs[s]));
+		KUNIT_ASSERT_FALSE(test, kt_on_cpu_partial(ctx, slabs[s]));
+	}
+}
+
+/* ---- Bulk free ---- */
+
+#define KT_BULK_SLABS	3	/* interleaved: closer than BULK_LOOKAHEAD */
+#define KT_BULK_EACH	4
+
+/* What is wrong with a bulk group, checked before its commit, or NULL. */
+static const char *kt_group_fault(struct kmem_cache *cache,
+				  const struct bulk_group *g, void **p,
+				  size_t size, void **orig, size_t nr)
+{
+	unsigned int n = 0;
+	void *obj, *last = NULL;
+	size_t i;
+
+	if (g->cache != cache)
+		return "group of another cache";
+	if (g->cnt != KT_BULK_EACH)
+		return "group is not all the objects of its slab";
+	for (obj = g->head; obj && n <= g->cnt; obj = obj_next(cache, obj)) {
+		if (virt_to_slab(obj) != g->slab)
+			return "chain leaves the slab";
+		last = obj;
+		n++;
+	}
+	if (n != g->cnt || last != g->tail)
+		return "chain is not head..tail of cnt objects";
+	for (i = nr; i-- > 0;)
+		if (virt_to_slab(orig[i]) == g->slab)
+			break;
+	if (g->tail != orig[i])
+		return "tail is not the last entry of its slab";
+	for (i = 0; i < size; i++)
+		if (p[i] && virt_to_slab(p[i]) == g->slab)
+			return "an object of the slab was left out";
+	return NULL;
+}
+
+/*
+ * Objects of three slabs, interleaved, are grouped into one chain per
+ * slab, and each chain is committed at once.
+ */
+static void kt_bulk_groups_by_slab(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	const size_t nr = KT_BULK_SLABS * KT_BULK_EACH;
+	unsigned int idx[KT_BULK_EACH], s, j, n, groups = 0;
+	struct slab *slabs[KT_BULK_SLABS];
+	struct kt_pair before, after;
+	struct bulk_group g;
+	void *orig[KT_BULK_SLABS * KT_BULK_EACH];
+	const char *fault;
+	size_t size;
+
+	BUILD_BUG_ON(KT_BULK_SLABS > BULK_LOOKAHEAD);
+	kt_need_direct_free(test);
+	kt_fill_slabs(test, slabs, KT_BULK_SLABS);
+	kt_bulk_array(test, nr);
+	for (s = 0; s < KT_BULK_SLABS; s++) {
+		n = kt_objs_of(ctx, slabs[s], idx, KT_BULK_EACH);
+		KUNIT_ASSERT_EQ(test, n, (unsigned int)KT_BULK_EACH);
+		for (j = 0; j < KT_BULK_EACH; j++) {
+			ctx->bulk[j * KT_BULK_SLABS + s] = ctx->objs[idx[j]];
+			ctx->objs[idx[j]] = NULL;
+		}
+	}
+	memcpy(orig, ctx->bulk, sizeof(orig));
+
+	size = nr;
+	while (size) {
+		size = bulk_group_build(cache, size, ctx->bulk, &g);
+		if (!g.cnt)
+			continue;
+		groups++;
+		/* A group taken must be committed before any assertion. */
+		fault = kt_group_fault(cache, &g, ctx->bulk, size, orig, nr);
+		before = kt_pair(g.slab);
+		do_slab_free(g.cache, g.slab, g.head, g.tail, g.cnt);
+		after = kt_pair(g.slab);
+		KUNIT_ASSERT_TRUE_MSG(test, !fault, "group %u: %s", groups, fault);
+		/* One commit: the whole chain on top of the old freelist. */
+		KUNIT_ASSERT_EQ(test, after.inuse, before.inuse - g.cnt);
+		KUNIT_ASSERT_PTR_EQ(test, after.freelist, g.head);
+		KUNIT_ASSERT_PTR_EQ(test, obj_next(cache, g.tail), before.freelist);
+		KUNIT_ASSERT_EQ(test, slab_validate(cache, g.slab), 0);
+	}
+	KUNIT_ASSERT_EQ(test, groups, (unsigned int)KT_BULK_SLABS);
+}
+
+/* kmem_cache_free_bulk() of whole slabs, interleaved and with holes. */
+static void kt_bulk_free_whole_slabs(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	struct kmem_cache_node *kn = kt_node(ctx);
+	unsigned int idx[KT_MAX_PER_SLAB], s, j, n, objects;
+	struct slab *slabs[KT_BULK_SLABS];
+	size_t size;
+
+	kt_need_direct_free(test);
+	/* Keep the emptied slabs on the node list to look at them. */
+	kt_set_cpu_partial(cache, 0);
+	WRITE_ONCE(cache->min_partial, KT_BULK_SLABS + 1);
+	kt_fill_slabs(test, slabs, KT_BULK_SLABS);
+	objects = slab_objects(slabs[0]);
+	/* Every (KT_BULK_SLABS + 1)-th entry is a NULL hole. */
+	size = objects * (KT_BULK_SLABS + 1);
+	kt_bulk_array(test, size);
+	for (s = 0; s < KT_BULK_SLABS; s++) {
+		n = kt_objs_of(ctx, slabs[s], idx, KT_MAX_PER_SLAB);
+		KUNIT_ASSERT_EQ(test, n, objects);
+		for (j = 0; j < n; j++) {
+			ctx->bulk[j * (KT_BULK_SLABS + 1) + s] = ctx->objs[idx[j]];
+			ctx->objs[idx[j]] = NULL;
+		}
+	}
+	kmem_cache_free_bulk(cache, size, ctx->bulk);
+
+	KUNIT_ASSERT_EQ(test, kn->nr_partial, (unsigned long)KT_BULK_SLABS);
+	for (s = 0; s < KT_BULK_SLABS; s++) {
+		struct kt_pair q = kt_pair(slabs[s]);
+
+		KUNIT_ASSERT_EQ(test, q.inuse, 0U);
+		KUNIT_ASSERT_EQ(test, q.frozen, 0U);
+		KUNIT_ASSERT_EQ(test, kt_chain_len(cache, q.freelist, objects),
+				objects);
+		KUNIT_ASSERT_TRUE(test, kt_on_node_list(kn, slabs[s]));
+		KUNIT_ASSERT_EQ(test, slab_validate(cache, slabs[s]), 0);
+	}
+}
+
+/* ---- slab_validate() ---- */
+
+/* Good slabs in every state pass; the cpu freelist lies in the cpu slab. */
+static void kt_validate_good(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	struct kmem_cache_cpu *pcpu = kt_pcpu(ctx);
+	unsigned int idx[1], n = 0;
+	struct slab *slabs[2], *cpu_slab;
+	void *obj;
+
+	KUNIT_ASSERT_EQ(test, slab_validate(cache, kt_own_slab(test)), 0);
+	kt_need_direct_free(test);
+	kt_fill_slabs(test, slabs, ARRAY_SIZE(slabs));
+	KUNIT_ASSERT_EQ(test, slab_validate(cache, slabs[0]), 0);
+	cpu_slab = READ_ONCE(pcpu->slab);
+	KUNIT_ASSERT_NOT_NULL(test, cpu_slab);
+	/* Objects on the cpu freelist count as in use in the cpu slab. */
+	KUNIT_ASSERT_EQ(test, kt_pair(cpu_slab).inuse, slab_objects(cpu_slab));
+	KUNIT_ASSERT_EQ(test, slab_validate(cache, cpu_slab), 0);
+	for (obj = READ_ONCE(pcpu->freelist); obj && n < slab_objects(cpu_slab);
+	     obj = obj_next(cache, obj), n++)
+		KUNIT_ASSERT_PTR_EQ(test, virt_to_slab(obj), cpu_slab);
+	KUNIT_ASSERT_EQ(test, n, slab_objects(cpu_slab) - 1);
+
+	kt_objs_of(ctx, slabs[1], idx, 1);
+	kt_free(ctx, idx[0]);
+	KUNIT_ASSERT_EQ(test, slab_validate(cache, slabs[1]), 0);
+	/* Flushes the cpu state to the node lists and checks them. */
+	KUNIT_ASSERT_EQ(test, validate_slab_cache(cache), 0L);
+	KUNIT_ASSERT_EQ(test, kt_node(ctx)->nr_partial, 2UL);
+}
+
+/* Expect one report naming the cache and saying @what. */
+static void kt_expect_invalid(struct kunit *test, struct kmem_cache *cache,
+			      struct slab *slab, const char *what)
+{
+	struct kt_ctx *ctx = test->priv;
+	char prefix[64];
+
+	snprintf(prefix, sizeof(prefix), "SLUB %s: ", cache->name);
+	kt_log_mark(ctx);
+	KUNIT_ASSERT_EQ(test, slab_validate(cache, slab), 1);
+	KUNIT_ASSERT_TRUE_MSG(test, kt_logged(ctx, prefix, what),
+			      "no report \"%s\" from %s", what, cache->name);
+}
+
+/* inuse + |freelist| != objects: counted too many or lost objects. */
+static void kt_validate_bad_count(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	struct slab *slab = kt_own_slab(test);
+	struct slab_pair p = ctx->own_pair;
+	unsigned int objects = p.cnt.objects;
+	char what[64];
+	void *obj, *next;
+
+	p.cnt.inuse = 1;
+	slab_pair_set(slab, &p);
+	snprintf(what, sizeof(what), "inuse 1 + free %u != objects %u",
+		 objects, objects);
+	kt_expect_invalid(test, cache, slab, what);
+	slab_pair_set(slab, &ctx->own_pair);
+
+	/* Cut the chain after the second object. */
+	obj = obj_next(cache, ctx->own_pair.freelist);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	next = obj_next(cache, obj);
+	obj_set_next(cache, obj, NULL);
+	snprintf(what, sizeof(what), "inuse 0 + free 2 != objects %u", objects);
+	kt_expect_invalid(test, cache, slab, what);
+	obj_set_next(cache, obj, next);
+	KUNIT_ASSERT_EQ(test, slab_validate(cache, slab), 0);
+}
+
+/* Free pointers leaving the slab or missing an object start. */
+static void kt_validate_bad_pointer(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	struct slab *slab = kt_own_slab(test);
+	void *base = slab_address(slab), *obj, *next, *bad[4];
+	unsigned int i;
+
+	i = kt_alloc(test, 1);
+	bad[0] = base + slab_size(slab);		/* just past the slab */
+	bad[1] = base - cache->size;			/* just before it */
+	bad[2] = base + sizeof(void *);			/* inside an object */
+	bad[3] = ctx->objs[i];				/* object of another slab */
+	KUNIT_ASSERT_PTR_NE(test, virt_to_slab(bad[3]), slab);
+
+	/* Corrupt the free pointer of the second object. */
+	obj = obj_next(cache, ctx->own_pair.freelist);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	next = obj_next(cache, obj);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		obj_set_next(cache, obj, bad[i]);
+		kt_expect_invalid(test, cache, slab, "(2 free seen)");
+	}
+	obj_set_next(cache, obj, next);
+	KUNIT_ASSERT_EQ(test, slab_validate(cache, slab), 0);
+}
+
+/* A freelist cycle is caught, not walked forever. */
+static void kt_validate_loop(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	struct slab *slab = kt_own_slab(test);
+	void *head = ctx->own_pair.freelist, *tail, *second;
+	unsigned int objects = ctx->own_pair.cnt.objects;
+	char what[32];
+
+	snprintf(what, sizeof(what), "(%u free seen)", objects);
+	tail = kt_chain_tail(cache, head);
+	obj_set_next(cache, tail, head);
+	kt_expect_invalid(test, cache, slab, what);
+	obj_set_next(cache, tail, NULL);
+
+	/* The shortest one: an object pointing at itself. */
+	second = obj_next(cache, head);
+	obj_set_next(cache, head, head);
+	kt_expect_invalid(test, cache, slab, what);
+	obj_set_next(cache, head, second);
+	KUNIT_ASSERT_EQ(test, slab_validate(cache, slab), 0);
+}
+
+/* Slab of another cache, impossible counters. */
+static void kt_validate_bad_slab(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	struct slab *slab = kt_own_slab(test);
+	struct slab_pair p = ctx->own_pair;
+	unsigned int objects = p.cnt.objects;
+	unsigned int fit = slab_size(slab) / cache->size;
+	char what[64];
+
+	ctx->other = kt_cache_create("slub_engine_test2");
+	KUNIT_ASSERT_NOT_NULL(test, ctx->other);
+	kt_expect_invalid(test, ctx->other, slab, "is not a slab of this cache");
+
+	p.cnt.objects = 0;
+	slab_pair_set(slab, &p);
+	kt_expect_invalid(test, cache, slab, "bad counters: objects 0 inuse 0");
+
+	p.cnt.objects = fit + 1;
+	slab_pair_set(slab, &p);
+	snprintf(what, sizeof(what), "bad counters: objects %u inuse 0", fit + 1);
+	kt_expect_invalid(test, cache, slab, what);
+
+	p.cnt.objects = objects;
+	p.cnt.inuse = objects + 1;
+	slab_pair_set(slab, &p);
+	snprintf(what, sizeof(what), "bad counters: objects %u inuse %u",
+		 objects, objects + 1);
+	kt_expect_invalid(test, cache, slab, what);
+
+	slab_pair_set(slab, &ctx->own_pair);
+	KUNIT_ASSERT_EQ(test, slab_validate(cache, slab), 0);
+}
+
+static struct kunit_case kt_cases[] = {
+	KUNIT_CASE(kt_freelist_plain),
+	KUNIT_CASE(kt_freelist_hardened),
+	KUNIT_CASE(kt_freelist_new_slab),
+	KUNIT_CASE(kt_counters_packing),
+	KUNIT_CASE(kt_full_to_partial_and_back),
+	KUNIT_CASE(kt_empty_freed_beyond_min_partial),
+	KUNIT_CASE(kt_cpu_partial_bounded),
+	KUNIT_CASE(kt_bulk_groups_by_slab),
+	KUNIT_CASE(kt_bulk_free_whole_slabs),
+	KUNIT_CASE(kt_validate_good),
+	KUNIT_CASE(kt_validate_bad_count),
+	KUNIT_CASE(kt_validate_bad_pointer),
+	KUNIT_CASE(kt_validate_loop),
+	KUNIT_CASE(kt_validate_bad_slab),
+	{}
+};
+
+static struct kunit_suite kt_suite = {
+	.name = "slub_engine",
+	.init = kt_init,
+	.exit = kt_exit,
+	.test_cases = kt_cases,
+};
+
+kunit_test_suite(kt_suite);
