@@ -143,6 +143,13 @@ static unsigned int slub_min_objects;	/* 0: derived from nr_cpu_ids */
 static struct kmem_cache *node_cache;
 
 /*
+ * Nodes for which every cache has a struct kmem_cache_node: those with
+ * normal memory at boot and those memory hotplug brought up since.
+ * Changed and read under slab_mutex.
+ */
+static nodemask_t slub_nodes __read_mostly;
+
+/*
  * Synchronisation strategy, chosen at boot (slub_fastpath=, slub_pair=).
  * The default costs a patched-out jump on the fastpaths and nothing else.
  */
@@ -1626,33 +1633,61 @@ static struct kmem_cache_node *node_struct_alloc(int node, gfp_t gfp)
 }
 
 #ifdef CONFIG_MEMORY_HOTPLUG
+static void cache_shrink_cpus_locked(struct kmem_cache *cache);
+
 /*
- * A node gaining normal memory gets a node_cache in every cache
- * before its memory can hold slabs.  Structures of nodes losing their
+ * A node gaining normal memory gets a node structure in every cache
+ * before its memory can hold slabs, and joins slub_nodes in the same
+ * slab_mutex section, so that a cache created before the node is in
+ * N_NORMAL_MEMORY still gets one.  Structures of nodes losing their
  * memory are kept: they are empty and cheap.
  */
-static int slab_memory_callback(struct notifier_block *nb,
-				unsigned long event, void *data)
+static int slab_memory_online(int node)
 {
-	int node = ((struct memory_notify *)data)->status_change_nid_normal;
 	struct kmem_cache_node *kn;
 	struct kmem_cache *cache;
-	int ret = 0;
 
-	if (event != MEM_GOING_ONLINE || node < 0)
-		return NOTIFY_OK;
 	mutex_lock(&slab_mutex);
 	list_for_each_entry(cache, &slab_caches, list) {
 		if (get_node(cache, node))
 			continue;
 		kn = node_struct_alloc(NUMA_NO_NODE, GFP_KERNEL);
 		if (!kn) {
-			ret = -ENOMEM;
-			break;
+			mutex_unlock(&slab_mutex);
+			return -ENOMEM;
 		}
 		cache->node[node] = kn;
 	}
+	node_set(node, slub_nodes);
 	mutex_unlock(&slab_mutex);
+	return 0;
+}
+
+/*
+ * Memory going offline: give back the empty slabs every cache keeps
+ * (min_partial), which would otherwise pin pages in the range.  The
+ * hotplug code holds cpus_read_lock().
+ */
+static void slab_memory_offline(void)
+{
+	struct kmem_cache *cache;
+
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(cache, &slab_caches, list)
+		cache_shrink_cpus_locked(cache);
+	mutex_unlock(&slab_mutex);
+}
+
+static int slab_memory_callback(struct notifier_block *nb,
+				unsigned long event, void *data)
+{
+	int node = ((struct memory_notify *)data)->status_change_nid_normal;
+	int ret = 0;
+
+	if (event == MEM_GOING_ONLINE && node >= 0)
+		ret = slab_memory_online(node);
+	else if (event == MEM_GOING_OFFLINE)
+		slab_memory_offline();
 	return notifier_from_errno(ret);
 }
 
@@ -1908,7 +1943,7 @@ static bool cache_alloc_nodes(struct kmem_cache *cache)
 	struct kmem_cache_node *kn;
 	int node;
 
-	for_each_node_state(node, N_NORMAL_MEMORY) {
+	for_each_node_mask(node, slub_nodes) {
 		if (slab_state == DOWN) {
 			node_struct_bootstrap(node);
 			continue;
@@ -2067,18 +2102,25 @@ int __kmem_cache_shutdown(struct kmem_cache *cache)
 	return -EBUSY;
 }
 
-int __kmem_cache_shrink(struct kmem_cache *cache)
+static void cache_shrink_cpus_locked(struct kmem_cache *cache)
 {
 	struct kmem_cache_node *kn;
 	LIST_HEAD(empty);
 	int node;
 
-	slub_flush_all(cache);
+	flush_all_cpus_locked(cache);
 	for_each_kmem_cache_node(cache, node, kn) {
 		node_collect_empty(kn, &empty);
 		discard_list(cache, &empty);
 		INIT_LIST_HEAD(&empty);
 	}
+}
+
+int __kmem_cache_shrink(struct kmem_cache *cache)
+{
+	cpus_read_lock();
+	cache_shrink_cpus_locked(cache);
+	cpus_read_unlock();
 	return cache_slabs(cache) ? 1 : 0;
 }
 
@@ -2129,6 +2171,7 @@ void __init kmem_cache_init(void)
 
 	if (debug_guardpage_minorder())
 		slub_max_order = 0;
+	slub_nodes = node_states[N_NORMAL_MEMORY];
 	/* Before the first allocation: the fastpaths never mix strategies. */
 	if (slub_want_irqoff)
 		static_branch_enable(&slub_fastpath_irqoff);

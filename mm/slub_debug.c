@@ -30,11 +30,33 @@ ssize_t slabinfo_write(struct file *file, const char __user *ubuf,
 	return -EIO;
 }
 
+/*
+ * A consistent snapshot of a slab pair that other cpus may free to: the
+ * two words are read separately, so read the pair until two reads agree.
+ * Under the node list_lock (or as the owner) the freelist only grows at
+ * its head, a new head each time, so two equal reads saw one state.
+ */
+static void slab_pair_snapshot(const struct slab *slab, struct slab_pair *p)
+{
+	struct slab_pair again;
+	int tries = 100;
+
+	slab_pair_read(slab, p);
+	while (tries--) {
+		smp_rmb();
+		slab_pair_read(slab, &again);
+		if (again.freelist == p->freelist && again.cnt.word == p->cnt.word)
+			return;
+		*p = again;
+	}
+}
+
 /**
  * slab_validate - check the invariants of one slab
  * @cache: the cache the slab should belong to
  * @slab: the slab; its freelist must not be allocated from meanwhile
- *	  (hold the node list_lock of an unfrozen slab, or own it)
+ *	  (hold the node list_lock of an unfrozen slab, or own it).  Other
+ *	  cpus may free to it.
  *
  * Checks: the slab belongs to @cache and has a valid geometry, every free
  * pointer points at an object start inside the slab, the freelist has no
@@ -48,7 +70,7 @@ int slab_validate(struct kmem_cache *cache, struct slab *slab)
 	void *base = slab_address(slab), *p;
 	struct slab_pair snap;
 
-	slab_pair_read(slab, &snap);
+	slab_pair_snapshot(slab, &snap);
 	objects = snap.cnt.objects;
 	if (!folio_test_slab(slab_folio(slab)) || slab->slab_cache != cache) {
 		pr_err("SLUB %s: slab %p is not a slab of this cache\n",
@@ -104,6 +126,14 @@ long validate_slab_cache(struct kmem_cache *cache)
 		nr = 0;
 		spin_lock_irqsave(&kn->list_lock, flags);
 		list_for_each_entry(slab, &kn->partial, slab_list) {
+			struct slab_pair snap;
+
+			slab_pair_read(slab, &snap);
+			if (snap.cnt.frozen) {
+				pr_err("SLUB %s: frozen slab %p on node %d's partial list\n",
+				       cache->name, slab, node);
+				errors++;
+			}
 			errors += slab_validate(cache, slab);
 			nr++;
 		}
