@@ -13,20 +13,14 @@
 #include <linux/kasan.h>
 #include "slab.h"
 
-/*
- * The second word of a slab's (freelist, counters) pair.  It mirrors the
- * bit fields of struct slab (mm/slab.h) so that the word can be built and
- * compared as a whole.  Only the pair accessors in mm/slub.c read or
- * write it inside a struct slab.
- */
-union slab_counters {
-	unsigned long word;
-	struct {
-		unsigned int inuse:16;	/* objects not on the slab freelist */
-		unsigned int objects:15;	/* slots in the slab */
-		unsigned int frozen:1;	/* owned by a cpu */
-	};
-};
+/* The pair can be committed by cmpxchg_double, given a CPU that has it. */
+#if defined(CONFIG_HAVE_CMPXCHG_DOUBLE) && \
+	(defined(CONFIG_HAVE_ALIGNED_STRUCT_PAGE) || \
+	 defined(CONFIG_STRUCT_PAGE_INTERNAL_ALIGN))
+#define SLAB_PAIR_CAN_CMPXCHG	1
+#else
+#define SLAB_PAIR_CAN_CMPXCHG	0
+#endif /* CONFIG_HAVE_CMPXCHG_DOUBLE && (aligned || internal) */
 
 /* A snapshot of the pair, as read and as committed. */
 struct slab_pair {
@@ -40,6 +34,7 @@ void slab_pair_read(const struct slab *slab, struct slab_pair *p);
 #define SLUB_OO_SHIFT	16
 #define SLUB_OO_MASK	((1U << SLUB_OO_SHIFT) - 1)
 #define SLUB_MAX_OBJS	32767	/* limited by the 15-bit objects field */
+static_assert(SLUB_MAX_OBJS < (1 << 15));	/* objects and inuse: 15 bits */
 
 static inline unsigned int oo_order(struct slab_oo oo)
 {
