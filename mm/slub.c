@@ -275,6 +275,7 @@ static __always_inline bool slab_pair_commit_cmpxchg(struct slab *slab,
 	done = cmpxchg_double(&pair[0], &pair[1],
 			      (unsigned long)old->freelist, old->cnt.word,
 			      (unsigned long)new->freelist, new->cnt.word);
+	slab_pair_count_cmpxchg(slab, done);
 	return done;
 }
 #endif /* SLAB_PAIR_CAN_CMPXCHG */
@@ -548,6 +549,7 @@ static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp, int node)
 	slab->slab_cache = cache;
 	p.cnt.objects = oo_objects(oo);
 	slab_pair_set(slab, &p);
+	slab_pair_count_new(slab);
 	account_slab(slab, oo_order(oo), cache, gfp);
 	kasan_poison_slab(slab);
 	p.freelist = slab_build_freelist(cache, slab);

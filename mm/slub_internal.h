@@ -11,6 +11,8 @@
 #include <linux/slab.h>
 #include <linux/swab.h>
 #include <linux/kasan.h>
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
 #include "slab.h"
 
 /* The pair can be committed by cmpxchg_double, given a CPU that has it. */
@@ -112,6 +114,48 @@ static inline void stat(const struct kmem_cache *cache, enum stat_item item)
 	raw_cpu_inc(cache->cpu_slab->stat[item]);
 #endif /* CONFIG_SLUB_STATS */
 }
+
+/*
+ * Slab pair cmpxchg16b commits counted by pair position (the bit-locked
+ * commits of debug caches are not counted), see <linux/slub_def.h>,
+ * shown in /sys/kernel/debug/slab_pair.  Counting is off until that file
+ * turns it on: a static branch, on the slab-level paths only.
+ */
+#ifdef CONFIG_DEBUG_FS
+struct slab_pair_stats {
+	unsigned long slabs[2];		/* slabs allocated */
+	unsigned long commits[2];	/* cmpxchg16b commits that succeeded */
+	unsigned long retries[2];	/* ... that failed and were retried */
+};
+
+DECLARE_PER_CPU(struct slab_pair_stats, slab_pair_stats);
+DECLARE_STATIC_KEY_FALSE(slab_pair_counting);
+
+static __always_inline void slab_pair_count_new(const struct slab *slab)
+{
+	if (static_branch_unlikely(&slab_pair_counting))
+		this_cpu_inc(slab_pair_stats.slabs[slab_pair_pos(slab)]);
+}
+
+static __always_inline void slab_pair_count_cmpxchg(const struct slab *slab,
+						    bool done)
+{
+	if (static_branch_unlikely(&slab_pair_counting)) {
+		if (done)
+			this_cpu_inc(slab_pair_stats.commits[slab_pair_pos(slab)]);
+		else
+			this_cpu_inc(slab_pair_stats.retries[slab_pair_pos(slab)]);
+	}
+}
+#else
+static inline void slab_pair_count_new(const struct slab *slab)
+{
+}
+
+static inline void slab_pair_count_cmpxchg(const struct slab *slab, bool done)
+{
+}
+#endif /* CONFIG_DEBUG_FS */
 
 /* Engine services used by sysfs and debug code. */
 void slub_flush_all(struct kmem_cache *cache);
