@@ -4,13 +4,16 @@
 
 H := harness
 
-.PHONY: all check shell tree kernel fastpath clean distclean help
+.PHONY: all check layouts shell tree kernel fastpath clean distclean help
 
 all:
 	@$(H)/main.sh
 
 check:
 	@$(H)/check.sh
+
+layouts:
+	@$(H)/layouts.sh
 
 shell:
 	@$(H)/build.sh $(or $(PROFILE),series) && $(H)/kselftest.sh && \
@@ -38,8 +41,9 @@ distclean: clean
 help:
 	@echo "make            build the series, boot it, print the report"
 	@echo "make check      build, boot and run every test variant"
+	@echo "make layouts    compare both struct page layouts: fastpath code, reserved at MEM (8G)"
 	@echo "make shell      boot the series to an interactive shell"
-	@echo "make kernel     build one profile (PROFILE=series|pristine)"
+	@echo "make kernel     build one profile (PROFILE=series|series-aligned|pristine)"
 	@echo "make fastpath   disassemble and check the kmem_cache_alloc/free fastpaths"
 	@echo "make tree       lay the series onto build/src/series"
 	@echo "make clean      remove build outputs (keeps the unpacked base)"

@@ -85,6 +85,13 @@ def main():
     print("Slab report")
     print("  base kernel        Linux %s (profile %s)" % (version, profile))
     print("  allocator          %s%s" % (allocator, " (" + banner[0] + ")" if banner else ""))
+    if config_value(config, "CONFIG_STRUCT_PAGE_INTERNAL_ALIGN") == "y":
+        layout = "internal alignment (CONFIG_STRUCT_PAGE_INTERNAL_ALIGN)"
+    elif config_value(config, "CONFIG_HAVE_ALIGNED_STRUCT_PAGE") == "y":
+        layout = "aligned (CONFIG_HAVE_ALIGNED_STRUCT_PAGE)"
+    else:
+        layout = "unpadded (no CONFIG_HAVE_ALIGNED_STRUCT_PAGE)"
+    print("  %-18s %s" % ("page layout", layout))
     for l in page + memmap:
         print("  %-18s %s" % ("struct page" if "sizeof" in l else "memmap", l.split(": ", 1)[1]))
     print("  boot memory        %s" % (memory[0] if memory else "(no Memory: line)"))

@@ -254,12 +254,6 @@ static inline void *obj_next_checked(const struct kmem_cache *cache, void *obj)
 
 /* ---- The slab pair: the only code touching slab->freelist/counters ---- */
 
-#if defined(CONFIG_HAVE_CMPXCHG_DOUBLE) && defined(CONFIG_HAVE_ALIGNED_STRUCT_PAGE)
-#define SLAB_PAIR_CAN_CMPXCHG	1
-#else
-#define SLAB_PAIR_CAN_CMPXCHG	0
-#endif
-
 static __always_inline void slab_bit_lock(struct slab *slab)
 {
 	bit_spin_lock(PG_locked, &slab->__page_flags);
@@ -276,40 +270,72 @@ static __always_inline void slab_bit_unlock(struct slab *slab)
  * @p: where to store the snapshot
  *
  * The two words are read separately; a torn snapshot only makes the next
- * slab_pair_commit() fail.
+ * slab_pair_commit() fail.  The counters word is read whole, with the
+ * bits above the engine's counters (_refcount in the shifted position),
+ * so that a commit can hand them back unchanged.
  */
 void slab_pair_read(const struct slab *slab, struct slab_pair *p)
 {
-	p->freelist = READ_ONCE(slab->freelist);
-	p->cnt.word = READ_ONCE(slab->counters);
+	const unsigned long *pair = slab_pair_words(slab);
+
+	p->freelist = (void *)READ_ONCE(pair[0]);
+	p->cnt.word = READ_ONCE(pair[1]);
 }
 
-/* Store the pair of a slab nobody else can see (new or being freed). */
+/*
+ * Store the pair of a slab no other slab user can see (new or being
+ * freed).  Only the engine's 32 bits of the counters word are written:
+ * the others may be a _refcount that somebody changes speculatively.
+ */
 static void slab_pair_set(struct slab *slab, const struct slab_pair *p)
 {
-	slab->freelist = p->freelist;
-	slab->counters = p->cnt.word;
+	unsigned long *pair = slab_pair_words(slab);
+
+	WRITE_ONCE(pair[0], (unsigned long)p->freelist);
+	WRITE_ONCE(((union slab_counters *)&pair[1])->low, p->cnt.low);
 }
 
 static bool slab_pair_commit_locked(struct slab *slab,
 				    const struct slab_pair *old,
 				    const struct slab_pair *new)
 {
+	unsigned long *pair = slab_pair_words(slab);
 	unsigned long flags;
 	bool done = false;
 
 	local_irq_save(flags);
 	slab_bit_lock(slab);
-	if (slab->freelist == old->freelist &&
-	    slab->counters == old->cnt.word) {
-		slab->freelist = new->freelist;
-		slab->counters = new->cnt.word;
+	if (pair[0] == (unsigned long)old->freelist &&
+	    ((union slab_counters *)&pair[1])->low == old->cnt.low) {
+		WRITE_ONCE(pair[0], (unsigned long)new->freelist);
+		WRITE_ONCE(((union slab_counters *)&pair[1])->low, new->cnt.low);
 		done = true;
 	}
 	slab_bit_unlock(slab);
 	local_irq_restore(flags);
 	return done;
 }
+
+#if SLAB_PAIR_CAN_CMPXCHG
+/*
+ * The whole counters word is swapped, with the bits above the engine's
+ * counters as read: if somebody changed them (a speculative reference
+ * on _refcount in the shifted position), the commit fails and retries.
+ */
+static __always_inline bool slab_pair_commit_cmpxchg(struct slab *slab,
+						     const struct slab_pair *old,
+						     const struct slab_pair *new)
+{
+	unsigned long *pair = slab_pair_words(slab);
+	bool done;
+
+	done = cmpxchg_double(&pair[0], &pair[1],
+			      (unsigned long)old->freelist, old->cnt.word,
+			      (unsigned long)new->freelist, new->cnt.word);
+	slab_pair_count_cmpxchg(slab, done);
+	return done;
+}
+#endif /* SLAB_PAIR_CAN_CMPXCHG */
 
 /* Replace @old by @new if the slab still holds @old. */
 static inline bool slab_pair_commit(struct kmem_cache *cache, struct slab *slab,
@@ -320,9 +346,7 @@ static inline bool slab_pair_commit(struct kmem_cache *cache, struct slab *slab,
 
 #if SLAB_PAIR_CAN_CMPXCHG
 	if (cache->pair_atomic)
-		done = cmpxchg_double(&slab->freelist, &slab->counters,
-				      old->freelist, old->cnt.word,
-				      new->freelist, new->cnt.word);
+		done = slab_pair_commit_cmpxchg(slab, old, new);
 	else
 #endif /* SLAB_PAIR_CAN_CMPXCHG */
 		done = slab_pair_commit_locked(slab, old, new);
@@ -487,6 +511,8 @@ static void slab_pages_free(struct kmem_cache *cache, struct slab *slab)
 	struct page *page = slab_page(slab);
 
 	__slab_clear_pfmemalloc(slab);
+	/* The shifted pair's counters overlay _mapcount: no bad page. */
+	page_mapcount_reset(page);
 	slab_folio(slab)->mapping = NULL;
 	/* ->mapping overlays ->slab_cache: clear it before PG_slab. */
 	smp_wmb();
@@ -603,6 +629,7 @@ static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp, int node)
 	slab->slab_cache = cache;
 	p.cnt.objects = oo_objects(oo);
 	slab_pair_set(slab, &p);
+	slab_pair_count_new(slab);
 	account_slab(slab, oo_order(oo), cache, gfp);
 	kasan_poison_slab(slab);
 	p.freelist = slab_build_freelist(cache, slab);
@@ -2167,7 +2194,11 @@ static void __init freelist_random_init(void)
 void __init kmem_cache_init(void)
 {
 	static struct kmem_cache boot_cache, boot_node_cache;
+	const union slab_counters zero_bit = { .zero = 1 };
 	unsigned int cache_struct_size;
+
+	/* The zero bit of the counters is the top bit of page_type. */
+	BUILD_BUG_ON(zero_bit.low != 1U << 31);
 
 	if (debug_guardpage_minorder())
 		slub_max_order = 0;
@@ -2197,10 +2228,13 @@ void __init kmem_cache_init(void)
 	freelist_random_init();
 
 	cpuhp_setup_state_nocalls(CPUHP_SLUB_DEAD, "slub:dead", NULL, slub_cpu_dead);
-	pr_info("SLUB engine (from scratch): %s cpu freelists, slab pair %s, order %u-%u, min_objects %u, cpus %u, nodes %u\n",
+	pr_info("SLUB engine (from scratch): %s cpu freelists, slab pair %s, struct page %zu bytes (%s), order %u-%u, min_objects %u, cpus %u, nodes %u\n",
 		slub_want_irqoff ? "irq-off" : "lockless",
 		SLAB_PAIR_CAN_CMPXCHG && system_has_cmpxchg_double() &&
 		!slub_pair_bitlock ? "cmpxchg16b" : "bit-locked",
+		sizeof(struct page),
+		IS_ENABLED(CONFIG_STRUCT_PAGE_INTERNAL_ALIGN) ?
+		"internal alignment" : "aligned",
 		slub_min_order, slub_max_order, slub_min_objects,
 		nr_cpu_ids, nr_node_ids);
 }

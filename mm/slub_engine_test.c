@@ -408,46 +408,48 @@ struct kt_counters {
 	unsigned int inuse, objects, frozen;
 };
 
+/*
+ * The counters word as <linux/slub_def.h> draws it: objects in bits
+ * 0-14, frozen in bit 15, inuse in bits 16-30, bit 31 always clear so
+ * that the word over page_type never reads as a page type; the upper
+ * half belongs to whatever the window overlaps (_refcount in the
+ * shifted position) and is only ever written back as read.
+ */
 static void kt_counters_packing(struct kunit *test)
 {
 	static const struct kt_counters cases[] = {
 		{ 0, 1, 0 }, { 1, 2, 1 }, { 0x1234, 0x2345, 0 },
-		{ 0xffff, 0x7fff, 1 }, { 0, 0x7fff, 0 }, { 0xffff, 0, 0 },
+		{ 0x7fff, 0x7fff, 1 }, { 0, 0x7fff, 0 }, { 0x7fff, 0, 0 },
 	};
 	struct slab *slab = kt_own_slab(test);
 	void *freelist = kt_pair(slab).freelist;
+	unsigned long upper = slab_pair_words(slab)[1] & ~0xffffffffUL;
 	const struct kt_counters *k;
 	struct slab_pair p;
 	unsigned int i;
 
-	BUILD_BUG_ON(sizeof(union slab_counters) != sizeof(slab->counters));
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		k = &cases[i];
-		/* Engine word -> struct slab bit fields (LSB first, x86-64). */
 		p.freelist = freelist;
-		p.cnt.word = 0;
+		p.cnt.word = upper;
 		p.cnt.inuse = k->inuse;
 		p.cnt.objects = k->objects;
 		p.cnt.frozen = k->frozen;
-		KUNIT_ASSERT_EQ(test, p.cnt.word, (unsigned long)k->inuse |
-				(unsigned long)k->objects << 16 |
-				(unsigned long)k->frozen << 31);
+		KUNIT_ASSERT_EQ(test, p.cnt.word, upper | k->objects |
+				(unsigned long)k->frozen << 15 |
+				(unsigned long)k->inuse << 16);
+		/* Never a page type: PAGE_TYPE_BASE bits not all set. */
+		KUNIT_ASSERT_NE(test, p.cnt.low & PAGE_TYPE_BASE, PAGE_TYPE_BASE);
 		slab_pair_set(slab, &p);
-		KUNIT_ASSERT_EQ(test, (unsigned int)slab->inuse, k->inuse);
-		KUNIT_ASSERT_EQ(test, (unsigned int)slab->objects, k->objects);
-		KUNIT_ASSERT_EQ(test, (unsigned int)slab->frozen, k->frozen);
 		KUNIT_ASSERT_EQ(test, slab_objects(slab), k->objects);
-		KUNIT_ASSERT_PTR_EQ(test, slab->freelist, freelist);
+		KUNIT_ASSERT_EQ(test, slab_pair_words(slab)[1], p.cnt.word);
+		KUNIT_ASSERT_PTR_EQ(test, (void *)slab_pair_words(slab)[0], freelist);
 
-		/* struct slab bit fields -> engine word, in reverse order. */
-		k = &cases[ARRAY_SIZE(cases) - 1 - i];
-		slab->inuse = k->inuse;
-		slab->objects = k->objects;
-		slab->frozen = k->frozen;
 		slab_pair_read(slab, &p);
 		KUNIT_ASSERT_EQ(test, (unsigned int)p.cnt.inuse, k->inuse);
 		KUNIT_ASSERT_EQ(test, (unsigned int)p.cnt.objects, k->objects);
 		KUNIT_ASSERT_EQ(test, (unsigned int)p.cnt.frozen, k->frozen);
+		KUNIT_ASSERT_EQ(test, (unsigned int)p.cnt.zero, 0U);
 		KUNIT_ASSERT_PTR_EQ(test, p.freelist, freelist);
 	}
 	slab_pair_set(slab, &((struct kt_ctx *)test->priv)->own_pair);

@@ -11,22 +11,18 @@
 #include <linux/slab.h>
 #include <linux/swab.h>
 #include <linux/kasan.h>
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
 #include "slab.h"
 
-/*
- * The second word of a slab's (freelist, counters) pair.  It mirrors the
- * bit fields of struct slab (mm/slab.h) so that the word can be built and
- * compared as a whole.  Only the pair accessors in mm/slub.c read or
- * write it inside a struct slab.
- */
-union slab_counters {
-	unsigned long word;
-	struct {
-		unsigned int inuse:16;	/* objects not on the slab freelist */
-		unsigned int objects:15;	/* slots in the slab */
-		unsigned int frozen:1;	/* owned by a cpu */
-	};
-};
+/* The pair can be committed by cmpxchg_double, given a CPU that has it. */
+#if defined(CONFIG_HAVE_CMPXCHG_DOUBLE) && \
+	(defined(CONFIG_HAVE_ALIGNED_STRUCT_PAGE) || \
+	 defined(CONFIG_STRUCT_PAGE_INTERNAL_ALIGN))
+#define SLAB_PAIR_CAN_CMPXCHG	1
+#else
+#define SLAB_PAIR_CAN_CMPXCHG	0
+#endif /* CONFIG_HAVE_CMPXCHG_DOUBLE && (aligned || internal) */
 
 /* A snapshot of the pair, as read and as committed. */
 struct slab_pair {
@@ -40,6 +36,7 @@ void slab_pair_read(const struct slab *slab, struct slab_pair *p);
 #define SLUB_OO_SHIFT	16
 #define SLUB_OO_MASK	((1U << SLUB_OO_SHIFT) - 1)
 #define SLUB_MAX_OBJS	32767	/* limited by the 15-bit objects field */
+static_assert(SLUB_MAX_OBJS < (1 << 15));	/* objects and inuse: 15 bits */
 
 static inline unsigned int oo_order(struct slab_oo oo)
 {
@@ -117,6 +114,48 @@ static inline void stat(const struct kmem_cache *cache, enum stat_item item)
 	raw_cpu_inc(cache->cpu_slab->stat[item]);
 #endif /* CONFIG_SLUB_STATS */
 }
+
+/*
+ * Slab pair cmpxchg16b commits counted by pair position (the bit-locked
+ * commits of debug caches are not counted), see <linux/slub_def.h>,
+ * shown in /sys/kernel/debug/slab_pair.  Counting is off until that file
+ * turns it on: a static branch, on the slab-level paths only.
+ */
+#ifdef CONFIG_DEBUG_FS
+struct slab_pair_stats {
+	unsigned long slabs[2];		/* slabs allocated */
+	unsigned long commits[2];	/* cmpxchg16b commits that succeeded */
+	unsigned long retries[2];	/* ... that failed and were retried */
+};
+
+DECLARE_PER_CPU(struct slab_pair_stats, slab_pair_stats);
+DECLARE_STATIC_KEY_FALSE(slab_pair_counting);
+
+static __always_inline void slab_pair_count_new(const struct slab *slab)
+{
+	if (static_branch_unlikely(&slab_pair_counting))
+		this_cpu_inc(slab_pair_stats.slabs[slab_pair_pos(slab)]);
+}
+
+static __always_inline void slab_pair_count_cmpxchg(const struct slab *slab,
+						    bool done)
+{
+	if (static_branch_unlikely(&slab_pair_counting)) {
+		if (done)
+			this_cpu_inc(slab_pair_stats.commits[slab_pair_pos(slab)]);
+		else
+			this_cpu_inc(slab_pair_stats.retries[slab_pair_pos(slab)]);
+	}
+}
+#else
+static inline void slab_pair_count_new(const struct slab *slab)
+{
+}
+
+static inline void slab_pair_count_cmpxchg(const struct slab *slab, bool done)
+{
+}
+#endif /* CONFIG_DEBUG_FS */
 
 /* Engine services used by sysfs and debug code. */
 void slub_flush_all(struct kmem_cache *cache);

@@ -142,10 +142,151 @@ static inline void sysfs_slab_release(struct kmem_cache *cache)
 
 void *fixup_red_left(struct kmem_cache *cache, void *obj);
 
-/* Objects in @slab; this half-word of the counters never changes. */
+/*
+ * The slab pair
+ * =============
+ * The engine commits a slab's (freelist, counters) pair with one
+ * cmpxchg_double, which needs the pair at a 16-byte boundary.  The pair
+ * lives in a 3-word window of the slab's struct page, struct slab's
+ * pair_window[] followed by __unused and __page_refcount, and sits at
+ * whichever 16-byte boundary falls inside it.  Offsets for x86-64, MEMCG
+ * off; struct page and struct slab fields that share an offset overlay:
+ *
+ * CONFIG_STRUCT_PAGE_ALIGNED: 64 bytes, aligned to 16, pair always at 32.
+ *
+ *   off  struct page             struct slab
+ *     0  flags                   __page_flags (PG_slab, PG_locked, ...)
+ *     8  compound_head, lru      slab_list / rcu_head / next
+ *    16  lru                     slab_list / rcu_head / slabs
+ *    24  mapping                 slab_cache
+ *    32  index                   freelist                 pair, 0 mod 16
+ *    40  private                 counters                 pair
+ *    48  _mapcount, page_type    -1, untouched
+ *    52  _refcount               _refcount
+ *    56  padding
+ *
+ * CONFIG_STRUCT_PAGE_INTERNAL_ALIGN: 56 bytes, 8-byte aligned, so a
+ * struct page sits at 0 or 8 mod 16 (memmap entries alternate):
+ *
+ *   off  struct page             page at 0 mod 16      page at 8 mod 16
+ *   0-31 as above                as above              as above
+ *    32  index                   freelist  0 mod 16    unused
+ *    40  private                 counters              freelist  0 mod 16
+ *    48  _mapcount, page_type    -1, untouched         counters bits 0-31
+ *    52  _refcount               _refcount             counters bits 32-63
+ *
+ * The position is (page address & 8) / 8; one AND and one ADD find it.
+ *
+ * What the shifted pair overlaps, and why that is safe:
+ * - The engine's counters are the low 32 bits of the counters word.  The
+ *   high 32 bits are not the engine's: in the shifted position they are
+ *   _refcount, elsewhere they stay 0 (post_alloc_hook() clears private).
+ *   The engine writes them only through cmpxchg_double, with the value it
+ *   read: a speculative get_page_unless_zero()/put_page() meanwhile (page
+ *   cache lookups and pfn walkers do that on any page) makes the cmpxchg
+ *   fail and retry, and no refcount change is ever lost.  Every other
+ *   store (new slab, bit-locked commit, KFENCE) writes the low 32 bits
+ *   alone.
+ * - The low 32 bits overlay _mapcount/page_type.  Bit 31 is a bit field
+ *   that is always 0 and that no arithmetic on the other fields reaches
+ *   (inuse is 15 bits, and objects <= 32767 fits).  A page type needs
+ *   bits 28-31 set (PAGE_TYPE_BASE), so PageBuddy() and the other lockless
+ *   page type tests stay false, and page_has_type() too.  page_mapped()
+ *   sees a mapcount >= 0, as it always did for SLAB's 'active' at the
+ *   same offset; /proc/kpage* check PageSlab() first.  Nobody else writes
+ *   _mapcount of a slab page: slab pages cannot be mapped to user space.
+ * - slab_pages_free() resets _mapcount to -1 before the page goes back
+ *   to the page allocator, whose free checks would report a bad page.
+ * - index and private are the page allocator's only while the page is
+ *   free, as for upstream SLUB's pair at the same offsets.
+ */
+union slab_counters {
+	unsigned long word;	/* compared and swapped as a whole */
+	u32 low;		/* the engine's part: the fields below */
+	struct {
+		unsigned int objects:15;	/* slots, fixed for a slab */
+		unsigned int frozen:1;		/* owned by a cpu */
+		unsigned int inuse:15;		/* not on the slab freelist */
+		unsigned int zero:1;		/* always 0: never a page type */
+	};
+};
+
+#define SLAB_PAIR_OFFSET	(4 * sizeof(long))	/* of pair_window[] */
+
+/* The diagrams, proven against struct page. */
+static_assert(offsetof(struct slab, pair_window) == SLAB_PAIR_OFFSET);
+static_assert(offsetof(struct page, index) == SLAB_PAIR_OFFSET);
+static_assert(SLAB_PAIR_OFFSET % (2 * sizeof(long)) == 0);
+static_assert(sizeof(union slab_counters) == sizeof(long));
+#ifdef CONFIG_STRUCT_PAGE_INTERNAL_ALIGN
+#if defined(CONFIG_HAVE_ALIGNED_STRUCT_PAGE) || defined(__BIG_ENDIAN) || \
+	!defined(CONFIG_64BIT)
+#error "internal alignment needs an unpadded, 64-bit little-endian struct page"
+#endif /* CONFIG_HAVE_ALIGNED_STRUCT_PAGE || __BIG_ENDIAN || !CONFIG_64BIT */
+/* The third word of the window: _mapcount, then _refcount, then no more. */
+static_assert(offsetof(struct slab, __unused) == SLAB_PAIR_OFFSET + 16);
+static_assert(offsetof(struct page, _mapcount) == SLAB_PAIR_OFFSET + 16);
+static_assert(offsetof(struct page, _refcount) == SLAB_PAIR_OFFSET + 20);
+static_assert(offsetof(struct slab, __page_refcount) == SLAB_PAIR_OFFSET + 20);
+#ifdef CONFIG_MEMCG
+static_assert(offsetof(struct page, memcg_data) == SLAB_PAIR_OFFSET + 24);
+#endif /* CONFIG_MEMCG */
+/* Every struct page sits at 0 or 8 mod 16: one window position fits. */
+static_assert(__alignof__(struct page) == sizeof(long));
+static_assert(sizeof(struct page) % sizeof(long) == 0);
+#if !defined(CONFIG_MEMCG) && !defined(CONFIG_KMSAN) && \
+	!defined(LAST_CPUPID_NOT_IN_PAGE_FLAGS) && !defined(WANT_PAGE_VIRTUAL)
+static_assert(sizeof(struct page) == 56);
+#endif /* !CONFIG_MEMCG && !CONFIG_KMSAN && ... */
+#elif defined(CONFIG_HAVE_ALIGNED_STRUCT_PAGE)
+/* Every struct page sits at 0 mod 16: the pair is always at the start. */
+static_assert(__alignof__(struct page) == 2 * sizeof(long));
+#endif /* CONFIG_STRUCT_PAGE_INTERNAL_ALIGN */
+
+/* 1 when the pair is a word into the window, else 0. */
+static __always_inline unsigned int slab_pair_pos(const struct slab *slab)
+{
+#ifdef CONFIG_STRUCT_PAGE_INTERNAL_ALIGN
+	return ((unsigned long)slab / sizeof(long)) & 1;
+#else
+	return 0;
+#endif /* CONFIG_STRUCT_PAGE_INTERNAL_ALIGN */
+}
+
+/* The pair of @slab: word 0 the freelist, word 1 the counters word. */
+static __always_inline unsigned long *slab_pair_words(const struct slab *slab)
+{
+	unsigned long addr = (unsigned long)slab->pair_window;
+
+#ifdef CONFIG_STRUCT_PAGE_INTERNAL_ALIGN
+	addr += addr & sizeof(long);
+#endif /* CONFIG_STRUCT_PAGE_INTERNAL_ALIGN */
+	return (unsigned long *)addr;
+}
+
+static __always_inline union slab_counters *
+slab_counters_ptr(const struct slab *slab)
+{
+	return (union slab_counters *)(slab_pair_words(slab) + 1);
+}
+
+/* Objects in @slab; this field of the counters never changes. */
 static inline unsigned int slab_objects(const struct slab *slab)
 {
-	return slab->objects;
+	union slab_counters c = { .low = READ_ONCE(slab_counters_ptr(slab)->low) };
+
+	return c.objects;
+}
+
+/*
+ * Set the counters of a slab nobody else uses yet: @objects slots, none
+ * in use, not frozen.  For KFENCE, whose "slabs" hold one object.
+ */
+static inline void slab_init_objects(struct slab *slab, unsigned int objects)
+{
+	union slab_counters c = { .objects = objects };
+
+	WRITE_ONCE(slab_counters_ptr(slab)->low, c.low);
 }
 
 /**

@@ -11,7 +11,7 @@
 
 static int __init slabreport_init(void)
 {
-	unsigned long present = 0, spanned = 0;
+	unsigned long present = 0, spanned = 0, nr;
 	int nid;
 
 	for_each_online_node(nid) {
@@ -22,6 +22,15 @@ static int __init slabreport_init(void)
 		sizeof(struct page), __alignof__(struct page));
 	pr_info("slabreport: present_pages=%lu spanned_pages=%lu memmap=%lu KiB\n",
 		present, spanned, present * sizeof(struct page) / 1024);
+#ifdef CONFIG_SPARSEMEM
+	/* The memmap covers whole present sections, holes included. */
+	present = 0;
+	for (nr = 0; nr < NR_MEM_SECTIONS; nr++)
+		if (present_section_nr(nr))
+			present += PAGES_PER_SECTION;
+	pr_info("slabreport: memmap_pages=%lu (present sections x %lu)\n",
+		present, PAGES_PER_SECTION);
+#endif /* CONFIG_SPARSEMEM */
 	return 0;
 }
 
