@@ -1788,6 +1788,21 @@ static int __init param_pair(char *arg)
 __setup("slub_pair=", param_pair);
 
 /**
+ * slub_pair_cmpxchg_enabled - do slab pairs commit with cmpxchg16b?
+ *
+ * Return: true if the kernel, the CPU and slub_pair= allow it; caches
+ * with debug flags still use the bit lock.
+ */
+bool slub_pair_cmpxchg_enabled(void)
+{
+#if SLAB_PAIR_CAN_CMPXCHG
+	return system_has_cmpxchg_double() && !slub_pair_bitlock;
+#else
+	return false;
+#endif /* SLAB_PAIR_CAN_CMPXCHG */
+}
+
+/**
  * slub_sync_show - the synchronisation strategy of a cache, for sysfs
  * @cache: the cache
  * @buf: a page to write to
@@ -2013,8 +2028,8 @@ int __kmem_cache_create(struct kmem_cache *cache, slab_flags_t flags)
 	if (!cache_layout(cache))
 		return -EINVAL;
 
-	cache->pair_atomic = SLAB_PAIR_CAN_CMPXCHG && system_has_cmpxchg_double() &&
-			 !slub_pair_bitlock && !(cache->flags & SLAB_DEBUG_FLAGS);
+	cache->pair_atomic = slub_pair_cmpxchg_enabled() &&
+			     !(cache->flags & SLAB_DEBUG_FLAGS);
 	cache_set_partial_limits(cache);
 #ifdef CONFIG_NUMA
 	cache->remote_node_defrag_ratio = 1000;
@@ -2230,8 +2245,7 @@ void __init kmem_cache_init(void)
 	cpuhp_setup_state_nocalls(CPUHP_SLUB_DEAD, "slub:dead", NULL, slub_cpu_dead);
 	pr_info("SLUB engine (from scratch): %s cpu freelists, slab pair %s, struct page %zu bytes (%s), order %u-%u, min_objects %u, cpus %u, nodes %u\n",
 		slub_want_irqoff ? "irq-off" : "lockless",
-		SLAB_PAIR_CAN_CMPXCHG && system_has_cmpxchg_double() &&
-		!slub_pair_bitlock ? "cmpxchg16b" : "bit-locked",
+		slub_pair_cmpxchg_enabled() ? "cmpxchg16b" : "bit-locked",
 		sizeof(struct page),
 		IS_ENABLED(CONFIG_STRUCT_PAGE_INTERNAL_ALIGN) ?
 		"internal alignment" : "aligned",

@@ -166,6 +166,7 @@ unsigned long slub_node_slabs(struct kmem_cache_node *kn);
 unsigned long slub_node_objects(struct kmem_cache_node *kn);
 int slab_validate(struct kmem_cache *cache, struct slab *slab);
 ssize_t slub_sync_show(struct kmem_cache *cache, char *buf);
+bool slub_pair_cmpxchg_enabled(void);
 
 #ifdef CONFIG_SYSFS
 int sysfs_slab_add(struct kmem_cache *cache);

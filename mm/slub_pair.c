@@ -9,7 +9,8 @@
  *   layout internal                  or "aligned"
  *   sizeof_struct_page 56
  *   cmpxchg 1                        1: caches without debug flags commit
- *                                    the pair with cmpxchg16b
+ *                                    the pair with cmpxchg16b (0: no CX16,
+ *                                    or slub_pair=bitlock)
  *   counting 1                       1: the counters below are running
  *   slabs 812 790                    per position 0 and 1: slabs allocated,
  *   commits 91234 90127              cmpxchg16b commits that succeeded,
@@ -52,8 +53,7 @@ static int slab_pair_show(struct seq_file *m, void *unused)
 		   IS_ENABLED(CONFIG_STRUCT_PAGE_INTERNAL_ALIGN) ?
 		   "internal" : "aligned");
 	seq_printf(m, "sizeof_struct_page %zu\n", sizeof(struct page));
-	seq_printf(m, "cmpxchg %d\n",
-		   SLAB_PAIR_CAN_CMPXCHG && system_has_cmpxchg_double());
+	seq_printf(m, "cmpxchg %d\n", slub_pair_cmpxchg_enabled());
 	seq_printf(m, "counting %d\n",
 		   static_key_enabled(&slab_pair_counting));
 	seq_printf(m, "slabs %lu %lu\n", sum.slabs[0], sum.slabs[1]);

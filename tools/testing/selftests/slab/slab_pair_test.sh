@@ -148,7 +148,26 @@ fi
 
 # 3-5: remote frees and refills commit by cmpxchg16b at each position
 cmpxchg=$(field cmpxchg)
-if [ "$cmpxchg" != 1 ]; then
+# slub_pair=bitlock (the last valid slub_pair= word) turns cmpxchg16b off.
+bitlock=$(tr ' ' '\n' </proc/cmdline |
+	sed -n 's/^slub_pair=\(cmpxchg\|bitlock\)$/\1/p' | tail -n 1)
+if [ "$bitlock" = bitlock ]; then
+	if [ $dc0 -eq 0 ] && [ $dr0 -eq 0 ]; then
+		ok "no cmpxchg16b commits at position 0 with slub_pair=bitlock"
+	else
+		not_ok "cmpxchg16b commits at position 0 ($dc0, $dr0) with slub_pair=bitlock"
+	fi
+	if [ $dc1 -eq 0 ] && [ $dr1 -eq 0 ]; then
+		ok "no cmpxchg16b commits at position 1 with slub_pair=bitlock"
+	else
+		not_ok "cmpxchg16b commits at position 1 ($dc1, $dr1) with slub_pair=bitlock"
+	fi
+	if [ "$cmpxchg" = 0 ]; then
+		ok "bit lock in use: $PAIR says cmpxchg 0"
+	else
+		not_ok "bit lock in use: $PAIR says cmpxchg ${cmpxchg:-?}"
+	fi
+elif [ "$cmpxchg" != 1 ]; then
 	skip "commits at position 0: the CPU has no cmpxchg16b"
 	skip "commits at position 1: the CPU has no cmpxchg16b"
 	skip "cmpxchg16b in use: $PAIR says cmpxchg ${cmpxchg:-?}"
