@@ -134,24 +134,24 @@ static int __init nomerge_list_setup(const char *list)
 	return 1;
 }
 
-static int __init setup_slab_nomerge(char *str)
+static int __init param_nomerge(char *arg)
 {
-	if (*str == '=')
-		return nomerge_list_setup(str + 1);
-	if (*str) {
+	if (*arg == '=')
+		return nomerge_list_setup(arg + 1);
+	if (*arg) {
 		pr_warn("slab_nomerge%s: unknown form ignored; use %s\n",
-			str, NOMERGE_FORMS);
+			arg, NOMERGE_FORMS);
 		return 1;
 	}
 	slab_nomerge = true;
 	return 1;
 }
 
-static int __init setup_slab_merge(char *str)
+static int __init param_merge(char *arg)
 {
-	if (*str) {
+	if (*arg) {
 		pr_warn("slab_merge%s: unknown form ignored; use %s\n",
-			str, NOMERGE_FORMS);
+			arg, NOMERGE_FORMS);
 		return 1;
 	}
 	slab_nomerge = false;
@@ -159,11 +159,11 @@ static int __init setup_slab_merge(char *str)
 }
 
 #ifdef CONFIG_SLUB
-__setup_param("slub_nomerge", slub_nomerge, setup_slab_nomerge, 0);
-__setup_param("slub_merge", slub_merge, setup_slab_merge, 0);
+__setup_param("slub_nomerge", slub_nomerge, param_nomerge, 0);
+__setup_param("slub_merge", slub_merge, param_merge, 0);
 #endif /* CONFIG_SLUB */
-__setup("slab_nomerge", setup_slab_nomerge);
-__setup("slab_merge", setup_slab_merge);
+__setup("slab_nomerge", param_nomerge);
+__setup("slab_merge", param_merge);
 
 /* Name the slab_nomerge= entries that matched no cache during boot. */
 static int __init nomerge_report_unused(void)

@@ -43,6 +43,7 @@ static void slab_pair_snapshot(const struct slab *slab, struct slab_pair *p)
 
 	slab_pair_read(slab, p);
 	while (tries--) {
+		/* Order the second read after the first, as the commits write. */
 		smp_rmb();
 		slab_pair_read(slab, &again);
 		if (again.freelist == p->freelist && again.cnt.word == p->cnt.word)

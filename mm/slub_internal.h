@@ -48,6 +48,17 @@ static inline unsigned int oo_objects(struct slab_oo oo)
 	return oo.x & SLUB_OO_MASK;
 }
 
+static inline struct slab_oo oo_make(unsigned int order, unsigned int size)
+{
+	unsigned int nr = min_t(unsigned int, (PAGE_SIZE << order) / size,
+				SLUB_MAX_OBJS);
+	struct slab_oo x = {
+		.x = (order << SLUB_OO_SHIFT) + nr,
+	};
+
+	return x;
+}
+
 /* ---- Free pointers ---- */
 
 /*
@@ -156,6 +167,11 @@ static inline void slab_pair_count_cmpxchg(const struct slab *slab, bool done)
 {
 }
 #endif /* CONFIG_DEBUG_FS */
+
+/* Cache geometry, mm/slub_cache.c */
+extern unsigned int slub_min_order, slub_max_order, slub_min_objects;
+bool slub_cache_layout(struct kmem_cache *cache);
+void slub_cache_set_partial_limits(struct kmem_cache *cache);
 
 /* Engine services used by sysfs and debug code. */
 void slub_flush_all(struct kmem_cache *cache);

@@ -320,7 +320,9 @@ static void test_bad_input(void)
 	}
 	size = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
 	log = size > 0 ? malloc(size + 1) : NULL;
-	if (!log || (size = klogctl(3, log, size)) < 0) {	/* READ_ALL */
+	if (log)
+		size = klogctl(3, log, size);	/* SYSLOG_ACTION_READ_ALL */
+	if (!log || size < 0) {
 		ksft_test_result_fail("merge_bad_input: cannot read the kernel log\n");
 		free(log);
 		return;

@@ -57,7 +57,7 @@ static bool cpu_has_cx16(void)
 
 	if (read_file("/proc/cpuinfo", &buf) < 0)
 		return false;
-	yes = strstr(buf, " cx16") != NULL;
+	yes = strstr(buf, " cx16");
 	free(buf);
 	return yes;
 }
@@ -70,7 +70,7 @@ static bool debug_cache(const char *dir)
 	unsigned long v;
 	size_t i;
 
-	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(flags); i++)
 		if (!read_attr_ulong(dir, flags[i], &v) && v)
 			return true;
 	return false;
@@ -148,7 +148,7 @@ static void test_banner(char *log, bool cx16)
 	snprintf(want, sizeof(want), "%s cpu freelists, slab pair %s", fast, pair);
 	if (!strstr(line, want))
 		ksft_print_msg("banner '%s' lacks '%s'\n", line, want);
-	ksft_test_result(strstr(line, want) != NULL, "sync_banner: %s\n", want);
+	ksft_test_result(strstr(line, want), "sync_banner: %s\n", want);
 }
 
 /* Bad values are named in the log, and the boot went on. */

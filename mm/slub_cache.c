@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cache geometry and introspection for the SLUB-style engine: how big a
+ * cache's slots and slabs are (the slub_min_order, slub_max_order and
+ * slub_min_objects boot parameters, with upstream semantics), and the
+ * read-only views of a cache that slab_common.c, usercopy and printk
+ * ask for.  Nothing here runs on the fast paths.
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/kasan.h>
+#include <linux/kfence.h>
+#include <linux/reciprocal_div.h>
+#include <linux/uaccess.h>
+
+#include "slab.h"
+#include "slub_internal.h"
+
+/* Bounds of the per-node partial list that is kept even when empty. */
+#define NODE_PARTIAL_MIN	5
+#define NODE_PARTIAL_MAX	10
+
+unsigned int slub_min_order;		/* lowest order of any slab */
+unsigned int slub_max_order = PAGE_ALLOC_COSTLY_ORDER;	/* preferred max */
+unsigned int slub_min_objects;		/* 0: derived from nr_cpu_ids */
+
+static void __init param_uint(char *arg, unsigned int *val)
+{
+	int v;
+
+	if (get_option(&arg, &v) && v >= 0)
+		*val = v;
+}
+
+static int __init param_min_order(char *arg)
+{
+	param_uint(arg, &slub_min_order);
+	return 1;
+}
+__setup("slub_min_order=", param_min_order);
+
+static int __init param_max_order(char *arg)
+{
+	param_uint(arg, &slub_max_order);
+	if (slub_max_order >= MAX_ORDER)
+		slub_max_order = MAX_ORDER - 1;
+	return 1;
+}
+__setup("slub_max_order=", param_max_order);
+
+static int __init param_min_objects(char *arg)
+{
+	param_uint(arg, &slub_min_objects);
+	return 1;
+}
+__setup("slub_min_objects=", param_min_objects);
+
+/*
+ * Lowest order >= slub_min_order holding @min_objects objects of @size
+ * whose unused tail is at most 1/@frac of the slab; > @max_order if none.
+ */
+static unsigned int order_search(unsigned int size, unsigned int min_objects,
+				 unsigned int max_order, unsigned int frac)
+{
+	unsigned int order, bytes;
+
+	if (((PAGE_SIZE << slub_min_order) / size) > SLUB_MAX_OBJS)
+		return get_order(size * SLUB_MAX_OBJS) - 1;
+
+	order = max_t(unsigned int, slub_min_order, get_order(min_objects * size));
+	for (; order <= max_order; order++) {
+		bytes = PAGE_SIZE << order;
+		if (bytes % size <= bytes / frac)
+			break;
+	}
+	return order;
+}
+
+/*
+ * Pick the slab order: aim for slub_min_objects objects (by default more
+ * with more cpus) and at most 1/16 waste, relaxing first the waste bound
+ * down to 1/4, then the object count, then the maximum order.
+ */
+static int slab_order_for(unsigned int size)
+{
+	unsigned int min_objects = slub_min_objects;
+	unsigned int max_objects, order, frac;
+
+	if (!min_objects)
+		min_objects = 4 * (fls(nr_cpu_ids) + 1);
+	max_objects = (PAGE_SIZE << slub_max_order) / size;
+	if (min_objects > max_objects)
+		min_objects = max_objects;
+
+	for (; min_objects > 1; min_objects--) {
+		for (frac = 16; frac >= 4; frac /= 2) {
+			order = order_search(size, min_objects, slub_max_order,
+					     frac);
+			if (order <= slub_max_order)
+				return order;
+		}
+	}
+	order = order_search(size, 1, slub_max_order, 1);
+	if (order <= slub_max_order)
+		return order;
+	order = order_search(size, 1, MAX_ORDER, 1);
+	if (order < MAX_ORDER)
+		return order;
+	return -EINVAL;
+}
+
+/* Work out cache->size, cache->offset, cache->inuse and the orders. */
+bool slub_cache_layout(struct kmem_cache *cache)
+{
+	slab_flags_t flags = cache->flags;
+	unsigned int size = ALIGN(cache->object_size, sizeof(void *));
+	int order;
+
+	cache->inuse = size;
+	if ((flags & (SLAB_TYPESAFE_BY_RCU | SLAB_POISON)) || cache->ctor) {
+		/* Object contents must survive: free pointer after it. */
+		cache->offset = size;
+		size += sizeof(void *);
+	} else {
+		/* Mid-object, away from the edges small overflows hit. */
+		cache->offset = ALIGN_DOWN(cache->object_size / 2, sizeof(void *));
+	}
+
+	kasan_cache_create(cache, &size, &cache->flags);
+	size = ALIGN(size, cache->align);
+	cache->size = size;
+	cache->reciprocal_size = reciprocal_value(size);
+
+	order = slab_order_for(size);
+	if (order < 0)
+		return false;
+
+	cache->allocflags = 0;
+	if (order)
+		cache->allocflags |= __GFP_COMP;
+	if (flags & SLAB_CACHE_DMA)
+		cache->allocflags |= GFP_DMA;
+	if (flags & SLAB_CACHE_DMA32)
+		cache->allocflags |= GFP_DMA32;
+	if (flags & SLAB_RECLAIM_ACCOUNT)
+		cache->allocflags |= __GFP_RECLAIMABLE;
+
+	cache->oo = oo_make(order, size);
+	cache->min = oo_make(get_order(size), size);
+	return oo_objects(cache->oo) != 0;
+}
+
+void slub_cache_set_partial_limits(struct kmem_cache *cache)
+{
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	unsigned int objs;
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
+
+	cache->min_partial = clamp_t(unsigned long, ilog2(cache->size) / 2,
+				     NODE_PARTIAL_MIN, NODE_PARTIAL_MAX);
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	/* Fewer cached objects for bigger objects; none for debug caches. */
+	if (cache->flags & SLAB_DEBUG_FLAGS)
+		objs = 0;
+	else if (cache->size >= PAGE_SIZE)
+		objs = 6;
+	else if (cache->size >= 1024)
+		objs = 24;
+	else if (cache->size >= 256)
+		objs = 52;
+	else
+		objs = 120;
+	cache->cpu_partial = objs;
+	/* Cpu partial slabs are about half full on average. */
+	cache->cpu_partial_slabs = objs ?
+		max(1U, DIV_ROUND_UP(objs * 2, oo_objects(cache->oo))) : 0;
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
+}
+
+/* ---- Introspection ---- */
+
+/**
+ * slub_count_partial - count the slabs and objects of a node list
+ * @kn: the node
+ * @free_objs: receives the number of free objects, may be NULL
+ * @used_objs: receives the number of objects in use, may be NULL
+ *
+ * Return: number of slabs on the partial list.
+ */
+unsigned long slub_count_partial(struct kmem_cache_node *kn,
+				 unsigned long *free_objs,
+				 unsigned long *used_objs)
+{
+	unsigned long nr = 0, nfree = 0, nused = 0, irqf;
+	struct slab *slab;
+	struct slab_pair p;
+
+	spin_lock_irqsave(&kn->list_lock, irqf);
+	list_for_each_entry(slab, &kn->partial, slab_list) {
+		slab_pair_read(slab, &p);
+		nfree += p.cnt.objects - p.cnt.inuse;
+		nused += p.cnt.inuse;
+		nr++;
+	}
+	spin_unlock_irqrestore(&kn->list_lock, irqf);
+	if (free_objs)
+		*free_objs = nfree;
+	if (used_objs)
+		*used_objs = nused;
+	return nr;
+}
+
+void get_slabinfo(struct kmem_cache *cache, struct slabinfo *sinfo)
+{
+	unsigned long slabs = 0, objs = 0, free = 0, nfree;
+	struct kmem_cache_node *kn;
+	int node;
+
+	for_each_kmem_cache_node(cache, node, kn) {
+		slabs += slub_node_slabs(kn);
+		objs += slub_node_objects(kn);
+		slub_count_partial(kn, &nfree, NULL);
+		free += nfree;
+	}
+	sinfo->active_objs = objs - free;
+	sinfo->num_objs = objs;
+	sinfo->active_slabs = slabs;
+	sinfo->num_slabs = slabs;
+	sinfo->objects_per_slab = oo_objects(cache->oo);
+	sinfo->cache_order = oo_order(cache->oo);
+}
+
+#ifdef CONFIG_PRINTK
+void __kmem_obj_info(struct kmem_obj_info *kpp, void *object,
+		     struct slab *slab)
+{
+	struct kmem_cache *cache = slab->slab_cache;
+	void *base = slab_address(slab);
+	void *ptr = kasan_reset_tag(object);
+	unsigned int idx;
+	void *objp;
+
+	kpp->kp_ptr = object;
+	kpp->kp_slab = slab;
+	kpp->kp_slab_cache = cache;
+	if (ptr < base)
+		return;
+	idx = __obj_to_index(cache, base, ptr);
+	if (idx >= slab_objects(slab))
+		return;
+	objp = base + (unsigned long)idx * cache->size;
+	kpp->kp_objp = objp;
+	kpp->kp_data_offset = ptr - fixup_red_left(cache, objp);
+}
+#endif /* CONFIG_PRINTK */
+
+#ifdef CONFIG_HARDENED_USERCOPY
+/*
+ * Usercopy check: [ptr, ptr + n) must lie inside the usercopy region of a
+ * single object.
+ */
+void __check_heap_object(const void *ptr, unsigned long n,
+			 const struct slab *slab, bool to_user)
+{
+	struct kmem_cache *cache = slab->slab_cache;
+	unsigned long offset, start = cache->useroffset, end;
+	const void *base = slab_address(slab);
+
+	ptr = kasan_reset_tag(ptr);
+	if (ptr < base)
+		usercopy_abort("SLUB object not in SLUB page?!", NULL,
+			       to_user, 0, n);
+	if (is_kfence_address(ptr))
+		offset = ptr - kfence_object_start(ptr);
+	else
+		offset = (ptr - base) % cache->size;
+	if (kmem_cache_debug_flags(cache, SLAB_RED_ZONE)) {
+		if (offset < cache->red_left_pad)
+			usercopy_abort("SLUB object left red zone",
+				       cache->name, to_user, offset, n);
+		offset -= cache->red_left_pad;
+	}
+	end = start + cache->usersize;
+	if (offset >= start && offset <= end && n <= end - offset)
+		return;
+	usercopy_abort("SLUB object", cache->name, to_user, offset, n);
+}
+#endif /* CONFIG_HARDENED_USERCOPY */
+
+/* ---- Interfaces for the debug code (filled in by the debug series) ---- */
+
+void *fixup_red_left(struct kmem_cache *cache, void *p)
+{
+	if (kmem_cache_debug_flags(cache, SLAB_RED_ZONE))
+		p += cache->red_left_pad;
+	return p;
+}
+
+slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
+			      const char *name)
+{
+	return flags;
+}
