@@ -10,7 +10,10 @@
  * cache     struct kmem_cache: objects of one size, layout and ctor.
  * slab      one folio of 2^order pages cut into oo_objects() slots of
  *           cache->size bytes.  Its struct slab holds the *slab pair*
- *           (freelist, counters), counters = {inuse, objects, frozen}.
+ *           (freelist, counters), counters = {objects, frozen, inuse},
+ *           at the 16-byte aligned spot of a window whose position
+ *           depends on the struct page layout (diagrams in slub_def.h);
+ *           only the slab_pair_*() accessors touch it.
  * object    one slot.  A free object stores the address of the next free
  *           object at cache->offset (obfuscated with FREELIST_HARDENED).
  * freelist  NULL-terminated chain of free objects through those pointers.
