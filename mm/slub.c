@@ -29,6 +29,8 @@
  *                  and any change of pcpu->freelist outside the fastpath.
  *                  A dead cpu's state is taken over without it, under
  *                  slab_mutex, once nothing can run there (slub_cpu_dead).
+ *                  No page is freed and no other cache is entered under
+ *                  it: slabs a cpu lets go are unfrozen after unlocking.
  * kn->list_lock    spinlock (irqsave): kn->partial, kn->nr_partial, and the
  *                  transitions of unfrozen slabs onto and off that list.
  * slab_bit_lock()  bit spinlock PG_locked of the slab folio: guards the slab
@@ -813,9 +815,30 @@ static struct slab *cpu_detach(struct kmem_cache_cpu *pcpu, void **head,
 	return slab;
 }
 
-/* Drop the cpu slab of this cpu; its partial list stays. */
+/*
+ * Unfreeze @slab (with @head, the cpu freelist it had) after dropping
+ * pcpu->lock, and take the lock again, possibly on another cpu.
+ * Unfreezing may free the slab, and freeing pages (and, with memcg, a
+ * vector through kfree() into another cache's slow path) must not run
+ * under a cpu lock: every cache's lock is of one lockdep class, and the
+ * irqs-off section would grow by a freelist walk and a page free.
+ */
+static void slab_unfreeze_unlocked(struct kmem_cache *cache, struct slab *slab,
+				   void *head, unsigned long *flags)
+{
+	lockdep_assert_held(this_cpu_ptr(&cache->cpu_slab->lock));
+	local_unlock_irqrestore(&cache->cpu_slab->lock, *flags);
+	slab_unfreeze(cache, slab, head);
+	local_lock_irqsave(&cache->cpu_slab->lock, *flags);
+}
+
+/*
+ * Drop the cpu slab of this cpu; its partial list stays.  Drops and
+ * retakes pcpu->lock: the caller must look up its pcpu again.
+ */
 static void cpu_slab_deactivate_locked(struct kmem_cache *cache,
-				       struct kmem_cache_cpu *pcpu)
+				       struct kmem_cache_cpu *pcpu,
+				       unsigned long *flags)
 {
 	struct slab *slab = pcpu->slab;
 	void *head = pcpu->freelist;
@@ -825,7 +848,7 @@ static void cpu_slab_deactivate_locked(struct kmem_cache *cache,
 	pcpu->freelist = NULL;
 	pcpu->tid = tid_next(pcpu->tid);
 	if (slab)
-		slab_unfreeze(cache, slab, head);
+		slab_unfreeze_unlocked(cache, slab, head, flags);
 }
 
 /* ---- Allocation slow path ---- */
@@ -915,30 +938,34 @@ static void *any_partial_take(struct kmem_cache *cache, struct kmem_cache_cpu *p
  * cpu slab and return its first object.  A freshly allocated pfmemalloc
  * slab is not kept: it serves this one request only.  (One taken from a
  * node list for a pfmemalloc-allowed request may reach the cpu partial
- * list and later serve any request, as upstream.)
+ * list and later serve any request, as upstream.)  May drop and retake
+ * pcpu->lock to unfreeze a slab it does not keep.
  */
 static void *cpu_slab_install(struct kmem_cache *cache, struct kmem_cache_cpu *pcpu,
-			      struct slab *slab, void *chain)
+			      struct slab *slab, void *chain, unsigned long *flags)
 {
 	void *next = obj_next_checked(cache, chain);
+	struct slab *old = pcpu->slab;
+	void *old_head = pcpu->freelist;
 
+	pcpu->tid = tid_next(pcpu->tid);
 	if (unlikely(slab_test_pfmemalloc(slab))) {
-		slab_unfreeze(cache, slab, next);
-		pcpu->tid = tid_next(pcpu->tid);
+		slab_unfreeze_unlocked(cache, slab, next, flags);
 		return chain;
 	}
-	if (pcpu->slab)
-		cpu_slab_deactivate_locked(cache, pcpu);
 	pcpu->slab = slab;
 	pcpu->freelist = next;
-	pcpu->tid = tid_next(pcpu->tid);
+	/* Another task installed a slab while we allocated one: retire it. */
+	if (old)
+		slab_unfreeze_unlocked(cache, old, old_head, flags);
 	return chain;
 }
 
 /*
  * Get one object for this cpu.  Entered and left with pcpu->lock held (irqs
- * off); drops it around the page allocation, after which the task may
- * run on another cpu.  The cpu freelist is consistent at every unlock.
+ * off); drops it around the page allocation and around unfreezing a slab
+ * it retires, after which the task may run on another cpu.  The cpu
+ * freelist is consistent and the tid bumped at every unlock.
  */
 static void *alloc_refill_locked(struct kmem_cache *cache, gfp_t gfp, int node,
 				 unsigned long *flags)
@@ -954,27 +981,28 @@ static void *alloc_refill_locked(struct kmem_cache *cache, gfp_t gfp, int node,
 		node = NUMA_NO_NODE;
 retry:
 	slab = pcpu->slab;
+	if (slab && unlikely(!node_ok(slab, node) || !pfmemalloc_ok(slab, gfp))) {
+		stat(cache, ALLOC_NODE_MISMATCH);
+		cpu_slab_deactivate_locked(cache, pcpu, flags);
+		pcpu = this_cpu_ptr(cache->cpu_slab);
+		goto retry;
+	}
 	if (slab) {
-		if (unlikely(!node_ok(slab, node) || !pfmemalloc_ok(slab, gfp))) {
-			stat(cache, ALLOC_NODE_MISMATCH);
-			cpu_slab_deactivate_locked(cache, pcpu);
-		} else {
-			/* Maybe an interrupt refilled the cpu freelist. */
-			chain = pcpu->freelist;
-			if (!chain) {
-				chain = cpu_slab_refill(cache, slab);
-				stat(cache, ALLOC_REFILL);
-			}
-			if (chain) {
-				pcpu->freelist = obj_next_checked(cache, chain);
-				pcpu->tid = tid_next(pcpu->tid);
-				return chain;
-			}
-			/* Full and already unfrozen by cpu_slab_refill(). */
-			pcpu->slab = NULL;
-			pcpu->tid = tid_next(pcpu->tid);
-			stat(cache, DEACTIVATE_BYPASS);
+		/* Maybe an interrupt refilled the cpu freelist. */
+		chain = pcpu->freelist;
+		if (!chain) {
+			chain = cpu_slab_refill(cache, slab);
+			stat(cache, ALLOC_REFILL);
 		}
+		if (chain) {
+			pcpu->freelist = obj_next_checked(cache, chain);
+			pcpu->tid = tid_next(pcpu->tid);
+			return chain;
+		}
+		/* Full and already unfrozen by cpu_slab_refill(). */
+		pcpu->slab = NULL;
+		pcpu->tid = tid_next(pcpu->tid);
+		stat(cache, DEACTIVATE_BYPASS);
 	}
 
 	slab = cpu_partial_pop(pcpu, node, gfp);
@@ -991,7 +1019,7 @@ retry:
 	if (!chain && node == NUMA_NO_NODE)
 		chain = any_partial_take(cache, pcpu, gfp, &slab);
 	if (chain)
-		return cpu_slab_install(cache, pcpu, slab, chain);
+		return cpu_slab_install(cache, pcpu, slab, chain, flags);
 
 	local_unlock_irqrestore(&cache->cpu_slab->lock, *flags);
 	slab = slab_new(cache, gfp, node);
@@ -1002,7 +1030,7 @@ retry:
 
 	pcpu = this_cpu_ptr(cache->cpu_slab);
 	chain = slab_freeze(cache, slab, true);
-	return cpu_slab_install(cache, pcpu, slab, chain);
+	return cpu_slab_install(cache, pcpu, slab, chain, flags);
 }
 
 static void slab_oom_report(struct kmem_cache *cache, gfp_t gfp, int node)
