@@ -88,7 +88,8 @@
  * Invariants
  * ----------
  * slab_validate() checks the first two for a slab, validate_slab_cache()
- * the nr_partial count; the others are kept by construction.
+ * the nr_partial count and that no listed slab is frozen; the others are
+ * kept by construction.
  *   inuse + |slab freelist| == objects            for every slab
  *   objects * cache->size <= PAGE_SIZE << order
  *   frozen == 0 && slab freelist != NULL  =>  slab on kn->partial
