@@ -130,7 +130,11 @@ static inline void stat(const struct kmem_cache *cache, enum stat_item item)
  * Slab pair cmpxchg16b commits counted by pair position (the bit-locked
  * commits of debug caches are not counted), see <linux/slub_def.h>,
  * shown in /sys/kernel/debug/slab_pair.  Counting is off until that file
- * turns it on: a static branch, on the slab-level paths only.
+ * turns it on.  The switch is a plain flag, a load and a branch on the
+ * slab-level paths only, not a static key: switching a static key
+ * rewrites those paths while other cpus run them, and a QEMU TCG guest
+ * took an int3 oops at the patched site when the selftest switched
+ * counting off right after a stress.
  */
 #ifdef CONFIG_DEBUG_FS
 struct slab_pair_stats {
@@ -140,18 +144,18 @@ struct slab_pair_stats {
 };
 
 DECLARE_PER_CPU(struct slab_pair_stats, slab_pair_stats);
-DECLARE_STATIC_KEY_FALSE(slab_pair_counting);
+extern bool slab_pair_counting;
 
 static __always_inline void slab_pair_count_new(const struct slab *slab)
 {
-	if (static_branch_unlikely(&slab_pair_counting))
+	if (unlikely(READ_ONCE(slab_pair_counting)))
 		this_cpu_inc(slab_pair_stats.slabs[slab_pair_pos(slab)]);
 }
 
 static __always_inline void slab_pair_count_cmpxchg(const struct slab *slab,
 						    bool done)
 {
-	if (static_branch_unlikely(&slab_pair_counting)) {
+	if (unlikely(READ_ONCE(slab_pair_counting))) {
 		if (done)
 			this_cpu_inc(slab_pair_stats.commits[slab_pair_pos(slab)]);
 		else

@@ -26,7 +26,7 @@
 #include "slub_internal.h"
 
 DEFINE_PER_CPU(struct slab_pair_stats, slab_pair_stats);
-DEFINE_STATIC_KEY_FALSE(slab_pair_counting);
+bool slab_pair_counting __read_mostly;
 
 static void slab_pair_stats_sum(struct slab_pair_stats *sum)
 {
@@ -55,7 +55,7 @@ static int slab_pair_show(struct seq_file *m, void *unused)
 	seq_printf(m, "sizeof_struct_page %zu\n", sizeof(struct page));
 	seq_printf(m, "cmpxchg %d\n", slub_pair_cmpxchg_enabled());
 	seq_printf(m, "counting %d\n",
-		   static_key_enabled(&slab_pair_counting));
+		   READ_ONCE(slab_pair_counting));
 	seq_printf(m, "slabs %lu %lu\n", sum.slabs[0], sum.slabs[1]);
 	seq_printf(m, "commits %lu %lu\n", sum.commits[0], sum.commits[1]);
 	seq_printf(m, "retries %lu %lu\n", sum.retries[0], sum.retries[1]);
@@ -76,10 +76,7 @@ static ssize_t slab_pair_write(struct file *file, const char __user *ubuf,
 	err = kstrtobool_from_user(ubuf, count, &on);
 	if (err)
 		return err;
-	if (on)
-		static_branch_enable(&slab_pair_counting);
-	else
-		static_branch_disable(&slab_pair_counting);
+	WRITE_ONCE(slab_pair_counting, on);
 	return count;
 }
 
