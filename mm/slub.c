@@ -1062,33 +1062,6 @@ static noinline void *alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
 	return obj;
 }
 
-/*
- * slub_fastpath=irqoff: the cpu freelist popped with interrupts off, the
- * baseline of the lockless fastpath (SLUB before 2011).
- */
-static noinline void *cpu_alloc_irqoff(struct kmem_cache *cache, gfp_t gfp,
-				       int node)
-{
-	struct kmem_cache_cpu *pcpu;
-	unsigned long flags;
-	void *obj;
-
-	local_lock_irqsave(&cache->cpu_slab->lock, flags);
-	pcpu = this_cpu_ptr(cache->cpu_slab);
-	obj = pcpu->freelist;
-	if (likely(obj && (node == NUMA_NO_NODE || node_ok(pcpu->slab, node)))) {
-		pcpu->freelist = obj_next_checked(cache, obj);
-		pcpu->tid = tid_next(pcpu->tid);
-		stat(cache, ALLOC_FASTPATH);
-	} else {
-		obj = alloc_refill_locked(cache, gfp, node, &flags);
-	}
-	local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
-	if (unlikely(!obj))
-		slab_oom_report(cache, gfp, node);
-	return obj;
-}
-
 /* ---- Allocation fast path ---- */
 
 static __always_inline void *cpu_alloc_fast(struct kmem_cache *cache, gfp_t gfp,
@@ -1098,8 +1071,12 @@ static __always_inline void *cpu_alloc_fast(struct kmem_cache *cache, gfp_t gfp,
 	unsigned long tid;
 	void *obj, *next;
 
+	/*
+	 * slub_fastpath=irqoff, the pre-2011 baseline: the locked refill
+	 * pops the cpu freelist itself when it can serve the request.
+	 */
 	if (static_branch_unlikely(&slub_fastpath_irqoff))
-		return cpu_alloc_irqoff(cache, gfp, node);
+		return alloc_slowpath(cache, gfp, node);
 redo:
 	/*
 	 * pcpu may belong to a cpu we are no longer running on: then its tid
