@@ -33,10 +33,11 @@
  *                  it: slabs a cpu lets go are unfrozen after unlocking.
  * kn->list_lock    spinlock (irqsave): kn->partial, kn->nr_partial, and the
  *                  transitions of unfrozen slabs onto and off that list.
+ *                  For debug caches also kn->full and every change of
+ *                  their slabs' pairs (mm/slub_debug.c).
  * slab_bit_lock()  bit spinlock PG_locked of the slab folio: guards the slab
  *                  pair only where cmpxchg_double is not used (no CX16,
- *                  debug caches, slub_pair=bitlock).  Innermost, irqs off
- *                  while held.
+ *                  slub_pair=bitlock).  Innermost, irqs off while held.
  *
  * With slub_fastpath=irqoff the fastpaths take pcpu->lock too, and change
  * pcpu->freelist under it instead of committing with cmpxchg16b; every
@@ -60,6 +61,10 @@
  * that node's list.  The objects on pcpu->freelist count as in use in
  * their (frozen) slab.
  *
+ * Debug caches (any SLAB_DEBUG_FLAGS) never get a cpu slab: both
+ * fastpaths find nothing and hand them to mm/slub_debug.c, whose slabs
+ * are never frozen and sit on kn->partial (free objects) or kn->full.
+ *
  * Commit points of the lockless paths
  * -----------------------------------
  * alloc fastpath  this_cpu_cmpxchg_double(pcpu->freelist, pcpu->tid):
@@ -77,6 +82,7 @@
  * freeze          slab pair, under list_lock: a node partial slab becomes
  *                 frozen = 1, with or without taking its freelist.
  * unfreeze        slab pair: (prior, cnt) -> (cpu list ++ prior, frozen = 0).
+ * debug caches    none: slab_pair_set() under kn->list_lock.
  * Every change of pcpu->freelist or pcpu->slab outside the fastpath bumps
  * pcpu->tid before pcpu->lock is released (bulk allocation bumps it once
  * for the whole batch), so a fastpath that was preempted or interrupted
@@ -88,8 +94,9 @@
  * Invariants
  * ----------
  * slab_validate() checks the first two for a slab, validate_slab_cache()
- * the nr_partial count and that no listed slab is frozen; the others are
- * kept by construction.
+ * the nr_partial count and that no listed slab is frozen (for debug
+ * caches every slab, its objects, and nr_slabs too); the others are kept
+ * by construction.
  *   inuse + |slab freelist| == objects            for every slab
  *   objects * cache->size <= PAGE_SIZE << order
  *   frozen == 0 && slab freelist != NULL  =>  slab on kn->partial
@@ -147,12 +154,11 @@ static struct kmem_cache *node_cache;
 static nodemask_t slub_nodes __read_mostly;
 
 /*
- * Synchronisation strategy, chosen at boot (slub_fastpath=, slub_pair=).
- * The default costs a patched-out jump on the fastpaths and nothing else.
+ * Synchronisation strategy of the cpu freelists, chosen at boot by
+ * slub_fastpath= (parsed in mm/slub_cache.c, switched on before the first
+ * allocation).  The default costs a patched-out jump on the fastpaths.
  */
-static DEFINE_STATIC_KEY_FALSE(slub_fastpath_irqoff); /* cpu freelist, irqs off */
-static bool slub_want_irqoff __initdata;
-static bool slub_pair_bitlock __ro_after_init;	/* no slab cmpxchg16b */
+DEFINE_STATIC_KEY_FALSE(slub_fastpath_irqoff);	/* cpu freelist, irqs off */
 
 /* ---- Transaction ids ---- */
 
@@ -284,7 +290,7 @@ void slab_pair_read(const struct slab *slab, struct slab_pair *p)
  * freed).  Only the engine's 32 bits of the counters word are written:
  * the others may be a _refcount that somebody changes speculatively.
  */
-static void slab_pair_set(struct slab *slab, const struct slab_pair *p)
+void slab_pair_set(struct slab *slab, const struct slab_pair *p)
 {
 	unsigned long *pair = slab_pair_words(slab);
 
@@ -357,8 +363,7 @@ static inline bool slab_pair_commit(struct kmem_cache *cache, struct slab *slab,
 
 /* ---- Node lists and counters ---- */
 
-static void node_add_partial(struct kmem_cache_node *kn, struct slab *slab,
-			     bool tail)
+void node_add_partial(struct kmem_cache_node *kn, struct slab *slab, bool tail)
 {
 	lockdep_assert_held(&kn->list_lock);
 	kn->nr_partial++;
@@ -368,7 +373,7 @@ static void node_add_partial(struct kmem_cache_node *kn, struct slab *slab,
 		list_add(&slab->slab_list, &kn->partial);
 }
 
-static void node_del_partial(struct kmem_cache_node *kn, struct slab *slab)
+void node_del_partial(struct kmem_cache_node *kn, struct slab *slab)
 {
 	lockdep_assert_held(&kn->list_lock);
 	list_del(&slab->slab_list);
@@ -517,7 +522,7 @@ static void slab_rcu_free(struct rcu_head *head)
 }
 
 /* Give an empty, unlisted slab back to the page allocator. */
-static void slab_discard(struct kmem_cache *cache, struct slab *slab)
+void slab_discard(struct kmem_cache *cache, struct slab *slab)
 {
 	node_account(cache, slab_nid(slab), -1, -(long)slab_objects(slab));
 	stat(cache, FREE_SLAB);
@@ -585,7 +590,7 @@ static void *slab_build_freelist(struct kmem_cache *cache, struct slab *slab)
  * Allocate a slab with all objects constructed and free: unfrozen,
  * inuse == 0, not on any list.  Called without any engine lock held.
  */
-static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp, int node)
+struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp, int node)
 {
 	struct slab_oo oo = cache->oo;
 	struct slab_pair p = { };
@@ -618,6 +623,8 @@ static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp, int node)
 	slab_pair_count_new(slab);
 	account_slab(slab, oo_order(oo), cache, gfp);
 	kasan_poison_slab(slab);
+	if (slub_debug_cache(cache))
+		slub_debug_slab_init(cache, slab);
 	p.freelist = slab_build_freelist(cache, slab);
 	slab_pair_set(slab, &p);
 	node_account(cache, slab_nid(slab), 1, oo_objects(oo));
@@ -1049,14 +1056,18 @@ static void slab_oom_report(struct kmem_cache *cache, gfp_t gfp, int node)
 }
 
 static noinline void *alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
-				     int node)
+				     int node, unsigned long addr)
 {
 	unsigned long flags;
 	void *obj;
 
-	local_lock_irqsave(&cache->cpu_slab->lock, flags);
-	obj = alloc_refill_locked(cache, gfp, node, &flags);
-	local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
+	if (slub_debug_cache(cache)) {
+		obj = slub_debug_alloc(cache, gfp, node, addr);
+	} else {
+		local_lock_irqsave(&cache->cpu_slab->lock, flags);
+		obj = alloc_refill_locked(cache, gfp, node, &flags);
+		local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
+	}
 	if (unlikely(!obj))
 		slab_oom_report(cache, gfp, node);
 	return obj;
@@ -1064,8 +1075,16 @@ static noinline void *alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
 
 /* ---- Allocation fast path ---- */
 
+/*
+ * Who called the slab API, for the alloc and free tracks of debug caches.
+ * The kmem_cache_* entry points pass 0 and the slow path calls read their
+ * return address (the macro expands in the always-inline helpers, so it
+ * is the entry point's), which keeps that load off the fastpaths.
+ */
+#define caller_or_ret_ip(addr)	((addr) ?: _RET_IP_)
+
 static __always_inline void *cpu_alloc_fast(struct kmem_cache *cache, gfp_t gfp,
-					    int node)
+					    int node, unsigned long addr)
 {
 	struct kmem_cache_cpu *pcpu;
 	unsigned long tid;
@@ -1076,7 +1095,7 @@ static __always_inline void *cpu_alloc_fast(struct kmem_cache *cache, gfp_t gfp,
 	 * pops the cpu freelist itself when it can serve the request.
 	 */
 	if (static_branch_unlikely(&slub_fastpath_irqoff))
-		return alloc_slowpath(cache, gfp, node);
+		return alloc_slowpath(cache, gfp, node, caller_or_ret_ip(addr));
 redo:
 	/*
 	 * pcpu may belong to a cpu we are no longer running on: then its tid
@@ -1089,14 +1108,14 @@ redo:
 	barrier();
 	obj = READ_ONCE(pcpu->freelist);
 	if (unlikely(!obj))
-		return alloc_slowpath(cache, gfp, node);
+		return alloc_slowpath(cache, gfp, node, caller_or_ret_ip(addr));
 	if (node != NUMA_NO_NODE && unlikely(!node_ok(READ_ONCE(pcpu->slab), node)))
-		return alloc_slowpath(cache, gfp, node);
+		return alloc_slowpath(cache, gfp, node, caller_or_ret_ip(addr));
 
 	next = obj_next_speculative(cache, obj);
 	/* A bad pointer is examined and reported under the lock. */
 	if (unlikely(!fp_plausible(cache, obj, next)))
-		return alloc_slowpath(cache, gfp, node);
+		return alloc_slowpath(cache, gfp, node, caller_or_ret_ip(addr));
 	if (unlikely(!this_cpu_cmpxchg_double(cache->cpu_slab->freelist,
 					      cache->cpu_slab->tid,
 					      obj, tid, next, tid_next(tid)))) {
@@ -1117,7 +1136,8 @@ static __always_inline void obj_wipe_freeptr(struct kmem_cache *cache, void *obj
 
 static __always_inline void *slab_alloc_node(struct kmem_cache *cache,
 					     struct list_lru *lru, gfp_t gfp,
-					     int node, size_t orig_size)
+					     int node, size_t orig_size,
+					     unsigned long addr)
 {
 	struct obj_cgroup *objcg = NULL;
 	bool init = false;
@@ -1129,7 +1149,7 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *cache,
 	obj = kfence_alloc(cache, orig_size, gfp);
 	if (unlikely(obj))
 		goto out;
-	obj = cpu_alloc_fast(cache, gfp, node);
+	obj = cpu_alloc_fast(cache, gfp, node, addr);
 	obj_wipe_freeptr(cache, obj);
 	init = slab_want_init_on_alloc(gfp, cache);
 out:
@@ -1147,7 +1167,7 @@ out:
 void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t gfpflags)
 {
 	void *ret = slab_alloc_node(cache, NULL, gfpflags, NUMA_NO_NODE,
-				    cache->object_size);
+				    cache->object_size, 0);
 
 	trace_kmem_cache_alloc(_RET_IP_, ret, cache, gfpflags, NUMA_NO_NODE);
 	return ret;
@@ -1166,7 +1186,7 @@ void *kmem_cache_alloc_lru(struct kmem_cache *cache, struct list_lru *lru,
 			   gfp_t gfpflags)
 {
 	void *ret = slab_alloc_node(cache, lru, gfpflags, NUMA_NO_NODE,
-				    cache->object_size);
+				    cache->object_size, 0);
 
 	trace_kmem_cache_alloc(_RET_IP_, ret, cache, gfpflags, NUMA_NO_NODE);
 	return ret;
@@ -1185,7 +1205,8 @@ EXPORT_SYMBOL(kmem_cache_alloc_lru);
  */
 void *kmem_cache_alloc_node(struct kmem_cache *cache, gfp_t gfpflags, int node)
 {
-	void *ret = slab_alloc_node(cache, NULL, gfpflags, node, cache->object_size);
+	void *ret = slab_alloc_node(cache, NULL, gfpflags, node,
+				    cache->object_size, 0);
 
 	trace_kmem_cache_alloc(_RET_IP_, ret, cache, gfpflags, node);
 	return ret;
@@ -1197,7 +1218,7 @@ void *__kmem_cache_alloc_node(struct kmem_cache *cache, gfp_t gfpflags,
 			      int node, size_t orig_size,
 			      unsigned long caller)
 {
-	return slab_alloc_node(cache, NULL, gfpflags, node, orig_size);
+	return slab_alloc_node(cache, NULL, gfpflags, node, orig_size, caller);
 }
 
 /* ---- Free paths ---- */
@@ -1207,7 +1228,8 @@ void *__kmem_cache_alloc_node(struct kmem_cache *cache, gfp_t gfpflags,
  * move the slab between lists as its new state requires.
  */
 static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
-				   void *head, void *tail, int cnt)
+				   void *head, void *tail, int cnt,
+				   unsigned long addr)
 {
 	struct kmem_cache_node *kn = NULL;
 	struct slab_pair old, new;
@@ -1217,6 +1239,10 @@ static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
 	stat(cache, FREE_SLOWPATH);
 	if (kfence_free(head))
 		return;
+	if (slub_debug_cache(cache)) {
+		slub_debug_free(cache, slab, head, tail, cnt, addr);
+		return;
+	}
 
 	do {
 		if (unlikely(kn)) {
@@ -1270,7 +1296,7 @@ static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
 /* slub_fastpath=irqoff: push onto the cpu freelist with interrupts off. */
 static noinline void cpu_free_irqoff(struct kmem_cache *cache,
 				     struct slab *slab, void *head,
-				     void *tail, int cnt)
+				     void *tail, int cnt, unsigned long addr)
 {
 	struct kmem_cache_cpu *pcpu;
 	unsigned long flags;
@@ -1279,7 +1305,7 @@ static noinline void cpu_free_irqoff(struct kmem_cache *cache,
 	pcpu = this_cpu_ptr(cache->cpu_slab);
 	if (slab != pcpu->slab) {
 		local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
-		free_slowpath(cache, slab, head, tail, cnt);
+		free_slowpath(cache, slab, head, tail, cnt, addr);
 		return;
 	}
 	if (!fp_double_free(cache, tail, pcpu->freelist)) {
@@ -1294,14 +1320,16 @@ static noinline void cpu_free_irqoff(struct kmem_cache *cache,
 /* Free a chain head..tail of @cnt objects, all from @slab. */
 static __always_inline void do_slab_free(struct kmem_cache *cache,
 					 struct slab *slab, void *head,
-					 void *tail, int cnt)
+					 void *tail, int cnt,
+					 unsigned long addr)
 {
 	struct kmem_cache_cpu *pcpu;
 	unsigned long tid;
 	void **freelist;
 
 	if (static_branch_unlikely(&slub_fastpath_irqoff)) {
-		cpu_free_irqoff(cache, slab, head, tail, cnt);
+		cpu_free_irqoff(cache, slab, head, tail, cnt,
+				caller_or_ret_ip(addr));
 		return;
 	}
 redo:
@@ -1310,7 +1338,8 @@ redo:
 	/* Read tid before the slab and freelist it protects. */
 	barrier();
 	if (unlikely(slab != READ_ONCE(pcpu->slab))) {
-		free_slowpath(cache, slab, head, tail, cnt);
+		free_slowpath(cache, slab, head, tail, cnt,
+			      caller_or_ret_ip(addr));
 		return;
 	}
 	freelist = READ_ONCE(pcpu->freelist);
@@ -1356,12 +1385,13 @@ static __always_inline bool want_wipe(struct kmem_cache *cache, void *x)
 }
 
 static __always_inline void slab_free_one(struct kmem_cache *cache,
-					  struct slab *slab, void *x)
+					  struct slab *slab, void *x,
+					  unsigned long addr)
 {
 	memcg_slab_free_hook(cache, slab, &x, 1);
 	if (unlikely(obj_free_hooks(cache, x, want_wipe(cache, x))))
 		return;
-	do_slab_free(cache, slab, x, x, 1);
+	do_slab_free(cache, slab, x, x, 1, addr);
 }
 
 /**
@@ -1375,21 +1405,21 @@ void kmem_cache_free(struct kmem_cache *cache, void *x)
 	if (!cache)
 		return;
 	trace_kmem_cache_free(_RET_IP_, x, cache);
-	slab_free_one(cache, virt_to_slab(x), x);
+	slab_free_one(cache, virt_to_slab(x), x, 0);
 }
 EXPORT_SYMBOL(kmem_cache_free);
 
 /* kfree backend, see mm/slab_common.c. */
 void __kmem_cache_free(struct kmem_cache *cache, void *x, unsigned long caller)
 {
-	slab_free_one(cache, virt_to_slab(x), x);
+	slab_free_one(cache, virt_to_slab(x), x, caller);
 }
 
 #ifdef CONFIG_KASAN_GENERIC
 /* Final free of an object leaving the KASAN quarantine: no hooks. */
 void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
 {
-	do_slab_free(cache, virt_to_slab(x), x, x, 1);
+	do_slab_free(cache, virt_to_slab(x), x, x, 1, addr);
 }
 #endif /* CONFIG_KASAN_GENERIC */
 
@@ -1492,36 +1522,20 @@ void kmem_cache_free_bulk(struct kmem_cache *cache, size_t size, void **p)
 	while (size) {
 		size = bulk_group_build(cache, size, p, &g);
 		if (g.cnt)
-			do_slab_free(g.cache, g.slab, g.head, g.tail, g.cnt);
+			do_slab_free(g.cache, g.slab, g.head, g.tail, g.cnt,
+				     _RET_IP_);
 	}
 }
 EXPORT_SYMBOL(kmem_cache_free_bulk);
 
-/**
- * kmem_cache_alloc_bulk - allocate several objects
- * @cache: the cache
- * @flags: allocation flags
- * @size: number of objects wanted
- * @p: array receiving the objects
- *
- * All objects or none.  Interrupts must be enabled by the caller.
- *
- * Return: @size on success, 0 on failure.
- */
-int kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t flags, size_t size,
-			  void **p)
+/* Bulk allocation from the cpu freelist; returns the objects taken. */
+static size_t bulk_alloc_cpu(struct kmem_cache *cache, gfp_t flags,
+			     size_t size, void **p)
 {
-	struct obj_cgroup *objcg = NULL;
 	struct kmem_cache_cpu *pcpu;
 	unsigned long irqflags;
 	size_t i;
 	void *obj;
-
-	if (!size)
-		return 0;
-	cache = slab_pre_alloc_hook(cache, NULL, &objcg, size, flags);
-	if (unlikely(!cache))
-		return 0;
 
 	local_lock_irqsave(&cache->cpu_slab->lock, irqflags);
 	for (i = 0; i < size; i++) {
@@ -1538,7 +1552,7 @@ int kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t flags, size_t size,
 			obj = alloc_refill_locked(cache, flags, NUMA_NO_NODE,
 						  &irqflags);
 			if (unlikely(!obj))
-				goto fail;
+				break;
 		} else {
 			pcpu->freelist = obj_next_checked(cache, obj);
 		}
@@ -1548,21 +1562,66 @@ int kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t flags, size_t size,
 	pcpu = this_cpu_ptr(cache->cpu_slab);
 	pcpu->tid = tid_next(pcpu->tid);
 	local_unlock_irqrestore(&cache->cpu_slab->lock, irqflags);
+	return i;
+}
 
-	slab_post_alloc_hook(cache, objcg, flags, size, p,
-			     slab_want_init_on_alloc(flags, cache));
-	return (int)size;
+/* Debug caches: one checked object at a time. */
+static size_t bulk_alloc_debug(struct kmem_cache *cache, gfp_t flags,
+			       size_t size, void **p, unsigned long addr)
+{
+	size_t i;
 
-fail:
-	local_unlock_irqrestore(&cache->cpu_slab->lock, irqflags);
+	for (i = 0; i < size; i++) {
+		p[i] = kfence_alloc(cache, cache->object_size, flags);
+		if (!p[i])
+			p[i] = slub_debug_alloc(cache, flags, NUMA_NO_NODE, addr);
+		if (unlikely(!p[i]))
+			break;
+	}
+	return i;
+}
+
+/**
+ * kmem_cache_alloc_bulk - allocate several objects
+ * @cache: the cache
+ * @flags: allocation flags
+ * @size: number of objects wanted
+ * @p: array receiving the objects
+ *
+ * All objects or none.  Interrupts must be enabled by the caller.
+ *
+ * Return: @size on success, 0 on failure.
+ */
+int kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t flags, size_t size,
+			  void **p)
+{
+	struct obj_cgroup *objcg = NULL;
+	size_t done;
+
+	if (!size)
+		return 0;
+	cache = slab_pre_alloc_hook(cache, NULL, &objcg, size, flags);
+	if (unlikely(!cache))
+		return 0;
+
+	if (slub_debug_cache(cache))
+		done = bulk_alloc_debug(cache, flags, size, p, _RET_IP_);
+	else
+		done = bulk_alloc_cpu(cache, flags, size, p);
+	if (likely(done == size)) {
+		slab_post_alloc_hook(cache, objcg, flags, size, p,
+				     slab_want_init_on_alloc(flags, cache));
+		return (int)size;
+	}
+
 	slab_oom_report(cache, flags, NUMA_NO_NODE);
 	/*
 	 * The pre-alloc hook charged memcg for @size objects; the post hook
 	 * uncharges one for every NULL slot, so pass them all.
 	 */
-	memset(p + i, 0, (size - i) * sizeof(*p));
+	memset(p + done, 0, (size - done) * sizeof(*p));
 	slab_post_alloc_hook(cache, objcg, flags, size, p, false);
-	kmem_cache_free_bulk(cache, i, p);
+	kmem_cache_free_bulk(cache, done, p);
 	return 0;
 }
 EXPORT_SYMBOL(kmem_cache_alloc_bulk);
@@ -1717,64 +1776,6 @@ static inline void slab_memory_notifier_init(void)
 }
 #endif /* CONFIG_MEMORY_HOTPLUG */
 
-/* ---- Boot parameters of the synchronisation strategy ---- */
-
-static int __init param_fastpath(char *arg)
-{
-	if (!strcmp(arg, "lockless"))
-		slub_want_irqoff = false;
-	else if (!strcmp(arg, "irqoff"))
-		slub_want_irqoff = true;
-	else
-		pr_warn("slub_fastpath=%s: unknown value ignored; use slub_fastpath=lockless (default) or slub_fastpath=irqoff\n",
-			arg);
-	return 1;
-}
-__setup("slub_fastpath=", param_fastpath);
-
-static int __init param_pair(char *arg)
-{
-	if (!strcmp(arg, "cmpxchg"))
-		slub_pair_bitlock = false;
-	else if (!strcmp(arg, "bitlock"))
-		slub_pair_bitlock = true;
-	else
-		pr_warn("slub_pair=%s: unknown value ignored; use slub_pair=cmpxchg (default) or slub_pair=bitlock\n",
-			arg);
-	return 1;
-}
-__setup("slub_pair=", param_pair);
-
-/**
- * slub_pair_cmpxchg_enabled - do slab pairs commit with cmpxchg16b?
- *
- * Return: true if the kernel, the CPU and slub_pair= allow it; caches
- * with debug flags still use the bit lock.
- */
-bool slub_pair_cmpxchg_enabled(void)
-{
-#if SLAB_PAIR_CAN_CMPXCHG
-	return system_has_cmpxchg_double() && !slub_pair_bitlock;
-#else
-	return false;
-#endif /* SLAB_PAIR_CAN_CMPXCHG */
-}
-
-/**
- * slub_sync_show - the synchronisation strategy of a cache, for sysfs
- * @cache: the cache
- * @buf: a page to write to
- *
- * Return: the length of "fastpath=<lockless|irqoff> pair=<cmpxchg|bitlock>".
- */
-ssize_t slub_sync_show(struct kmem_cache *cache, char *buf)
-{
-	return sysfs_emit(buf, "fastpath=%s pair=%s\n",
-			  static_branch_unlikely(&slub_fastpath_irqoff) ?
-			  "irqoff" : "lockless",
-			  cache->pair_atomic ? "cmpxchg" : "bitlock");
-}
-
 /* The first node_cache object, carved from a slab by hand. */
 static void __init node_struct_bootstrap(int node)
 {
@@ -1797,6 +1798,8 @@ static void __init node_struct_bootstrap(int node)
 	slab_pair_set(slab, &p);
 
 	kn = kasan_slab_alloc(node_cache, kn, GFP_KERNEL, false);
+	if (slub_debug_cache(node_cache))
+		slub_debug_mark_allocated(node_cache, kn, _RET_IP_);
 	node_init(kn);
 	node_cache->node[node] = kn;
 	node_account(node_cache, node, 1, slab_objects(slab));
@@ -1882,6 +1885,7 @@ int __kmem_cache_create(struct kmem_cache *cache, slab_flags_t flags)
 	err = sysfs_slab_add(cache);
 	if (err)
 		goto fail;
+	slub_debugfs_add(cache);
 	return 0;
 fail:
 	__kmem_cache_release(cache);
@@ -1971,6 +1975,7 @@ int __kmem_cache_shutdown(struct kmem_cache *cache)
 	slabs = cache_slabs(cache);
 	if (!slabs)
 		return 0;
+	slub_debug_report_leaks(cache);
 	if (IS_ENABLED(CONFIG_SLUB_DEBUG))
 		pr_err("SLUB %s: not destroyed: %lu objects in %lu slabs are still allocated\n",
 		       cache->name, live, slabs);
@@ -2023,9 +2028,14 @@ static struct kmem_cache * __init cache_bootstrap(struct kmem_cache *boot)
 
 	memcpy(cache, boot, kmem_cache->object_size);
 	cpu_flush_ipi(cache);
-	for_each_kmem_cache_node(cache, node, kn)
+	for_each_kmem_cache_node(cache, node, kn) {
 		list_for_each_entry(slab, &kn->partial, slab_list)
 			slab->slab_cache = cache;
+#ifdef CONFIG_SLUB_DEBUG
+		list_for_each_entry(slab, &kn->full, slab_list)
+			slab->slab_cache = cache;
+#endif /* CONFIG_SLUB_DEBUG */
+	}
 	list_add(&cache->list, &slab_caches);
 	return cache;
 }

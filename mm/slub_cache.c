@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cache geometry and introspection for the SLUB-style engine: how big a
- * cache's slots and slabs are (the slub_min_order, slub_max_order and
+ * Cache geometry and introspection for the SLUB-style engine: the
+ * boot-time choice of synchronisation strategy, how big a cache's slots
+ * and slabs are (the slub_min_order, slub_max_order and
  * slub_min_objects boot parameters, with upstream semantics), and the
  * read-only views of a cache that slab_common.c, usercopy and printk
  * ask for.  Nothing here runs on the fast paths.
@@ -54,6 +55,70 @@ static int __init param_min_objects(char *arg)
 	return 1;
 }
 __setup("slub_min_objects=", param_min_objects);
+
+/* ---- The synchronisation strategy: slub_fastpath=, slub_pair= ---- */
+
+bool slub_want_irqoff __initdata;	/* slub_fastpath=irqoff */
+static bool slub_pair_bitlock __ro_after_init;	/* no slab cmpxchg16b */
+
+static int __init param_fastpath(char *arg)
+{
+	if (!strcmp(arg, "lockless"))
+		slub_want_irqoff = false;
+	else if (!strcmp(arg, "irqoff"))
+		slub_want_irqoff = true;
+	else
+		pr_warn("slub_fastpath=%s: unknown value ignored; use slub_fastpath=lockless (default) or slub_fastpath=irqoff\n",
+			arg);
+	return 1;
+}
+__setup("slub_fastpath=", param_fastpath);
+
+static int __init param_pair(char *arg)
+{
+	if (!strcmp(arg, "cmpxchg"))
+		slub_pair_bitlock = false;
+	else if (!strcmp(arg, "bitlock"))
+		slub_pair_bitlock = true;
+	else
+		pr_warn("slub_pair=%s: unknown value ignored; use slub_pair=cmpxchg (default) or slub_pair=bitlock\n",
+			arg);
+	return 1;
+}
+__setup("slub_pair=", param_pair);
+
+/**
+ * slub_pair_cmpxchg_enabled - do slab pairs commit with cmpxchg16b?
+ *
+ * Return: true if the kernel, the CPU and slub_pair= allow it.  Debug
+ * caches use neither: their slabs change under the node's list_lock.
+ */
+bool slub_pair_cmpxchg_enabled(void)
+{
+#if SLAB_PAIR_CAN_CMPXCHG
+	return system_has_cmpxchg_double() && !slub_pair_bitlock;
+#else
+	return false;
+#endif /* SLAB_PAIR_CAN_CMPXCHG */
+}
+
+/**
+ * slub_sync_show - the synchronisation strategy of a cache, for sysfs
+ * @cache: the cache
+ * @buf: a page to write to
+ *
+ * Return: the length of "fastpath=<lockless|irqoff> pair=<cmpxchg|bitlock>",
+ * or of "fastpath=none pair=list_lock" for a debug cache.
+ */
+ssize_t slub_sync_show(struct kmem_cache *cache, char *buf)
+{
+	if (slub_debug_cache(cache))
+		return sysfs_emit(buf, "fastpath=none pair=list_lock\n");
+	return sysfs_emit(buf, "fastpath=%s pair=%s\n",
+			  static_branch_unlikely(&slub_fastpath_irqoff) ?
+			  "irqoff" : "lockless",
+			  cache->pair_atomic ? "cmpxchg" : "bitlock");
+}
 
 /*
  * Lowest order >= slub_min_order holding @min_objects objects of @size
@@ -109,15 +174,33 @@ static int slab_order_for(unsigned int size)
 	return -EINVAL;
 }
 
-/* Work out cache->size, cache->offset, cache->inuse and the orders. */
-bool slub_cache_layout(struct kmem_cache *cache)
+/*
+ * Slot layout, offsets from the slot start (the object pointer points at
+ * the object, past the left red zone):
+ *
+ *   left red zone       red_left_pad bytes                 (SLAB_RED_ZONE)
+ *   object              object_size bytes, free pointer inside it unless
+ *                       the contents must survive being free
+ *   right red zone      up to inuse, at least a word       (SLAB_RED_ZONE)
+ *   free pointer        here if outside the object
+ *   alloc, free track   2 x struct slub_track              (SLAB_STORE_USER)
+ *   KASAN metadata
+ *   padding             to the alignment
+ */
+static unsigned int slot_layout(struct kmem_cache *cache, slab_flags_t flags)
 {
-	slab_flags_t flags = cache->flags;
 	unsigned int size = ALIGN(cache->object_size, sizeof(void *));
-	int order;
 
+	cache->flags &= ~SLUB_OBJECT_POISON;
+	if ((flags & SLAB_POISON) && !(flags & SLAB_TYPESAFE_BY_RCU) &&
+	    !cache->ctor)
+		cache->flags |= SLUB_OBJECT_POISON;
+	if ((flags & SLAB_RED_ZONE) && size == cache->object_size)
+		size += sizeof(void *);
 	cache->inuse = size;
-	if ((flags & (SLAB_TYPESAFE_BY_RCU | SLAB_POISON)) || cache->ctor) {
+
+	if ((flags & (SLAB_TYPESAFE_BY_RCU | SLAB_POISON)) || cache->ctor ||
+	    ((flags & SLAB_RED_ZONE) && cache->object_size < sizeof(void *))) {
 		/* Object contents must survive: free pointer after it. */
 		cache->offset = size;
 		size += sizeof(void *);
@@ -125,9 +208,33 @@ bool slub_cache_layout(struct kmem_cache *cache)
 		/* Mid-object, away from the edges small overflows hit. */
 		cache->offset = ALIGN_DOWN(cache->object_size / 2, sizeof(void *));
 	}
+#ifdef CONFIG_SLUB_DEBUG
+	if (flags & SLAB_STORE_USER)
+		size += 2 * sizeof(struct slub_track);
+#endif /* CONFIG_SLUB_DEBUG */
 
 	kasan_cache_create(cache, &size, &cache->flags);
-	size = ALIGN(size, cache->align);
+	cache->red_left_pad = 0;
+	if (flags & SLAB_RED_ZONE) {
+		cache->red_left_pad = ALIGN(sizeof(void *), cache->align);
+		size += cache->red_left_pad;
+	}
+	return ALIGN(size, cache->align);
+}
+
+/* Work out cache->size, cache->offset, cache->inuse and the orders. */
+bool slub_cache_layout(struct kmem_cache *cache)
+{
+	slab_flags_t flags = cache->flags;
+	unsigned int size = slot_layout(cache, flags);
+	int order;
+
+	/* slub_debug=O: no debug metadata where it raises the minimum order. */
+	if ((flags & SLAB_DEBUG_METADATA) && slub_debug_higher_order_off() &&
+	    get_order(size) > get_order(cache->object_size)) {
+		cache->flags &= ~SLAB_DEBUG_METADATA;
+		size = slot_layout(cache, cache->flags);
+	}
 	cache->size = size;
 	cache->reciprocal_size = reciprocal_value(size);
 
@@ -150,15 +257,34 @@ bool slub_cache_layout(struct kmem_cache *cache)
 	return oo_objects(cache->oo) != 0;
 }
 
-void slub_cache_set_partial_limits(struct kmem_cache *cache)
+/**
+ * slub_cache_set_cpu_partial - set how many objects cpu partials keep
+ * @cache: the cache
+ * @objs: objects; 0 turns the cpu partial lists off
+ *
+ * Return: 0, or -EINVAL if the cache cannot have cpu partial slabs.
+ */
+int slub_cache_set_cpu_partial(struct kmem_cache *cache, unsigned int objs)
 {
 #ifdef CONFIG_SLUB_CPU_PARTIAL
-	unsigned int objs;
+	if (objs && (cache->flags & SLAB_DEBUG_FLAGS))
+		return -EINVAL;
+	WRITE_ONCE(cache->cpu_partial, objs);
+	/* Cpu partial slabs are about half full on average. */
+	WRITE_ONCE(cache->cpu_partial_slabs, objs ?
+		   max(1U, DIV_ROUND_UP(objs * 2, oo_objects(cache->oo))) : 0);
+	return 0;
+#else
+	return objs ? -EINVAL : 0;
 #endif /* CONFIG_SLUB_CPU_PARTIAL */
+}
+
+void slub_cache_set_partial_limits(struct kmem_cache *cache)
+{
+	unsigned int objs;
 
 	cache->min_partial = clamp_t(unsigned long, ilog2(cache->size) / 2,
 				     NODE_PARTIAL_MIN, NODE_PARTIAL_MAX);
-#ifdef CONFIG_SLUB_CPU_PARTIAL
 	/* Fewer cached objects for bigger objects; none for debug caches. */
 	if (cache->flags & SLAB_DEBUG_FLAGS)
 		objs = 0;
@@ -170,11 +296,9 @@ void slub_cache_set_partial_limits(struct kmem_cache *cache)
 		objs = 52;
 	else
 		objs = 120;
-	cache->cpu_partial = objs;
-	/* Cpu partial slabs are about half full on average. */
-	cache->cpu_partial_slabs = objs ?
-		max(1U, DIV_ROUND_UP(objs * 2, oo_objects(cache->oo))) : 0;
-#endif /* CONFIG_SLUB_CPU_PARTIAL */
+	if (!IS_ENABLED(CONFIG_SLUB_CPU_PARTIAL))
+		objs = 0;
+	slub_cache_set_cpu_partial(cache, objs);
 }
 
 /* ---- Introspection ---- */
@@ -251,6 +375,9 @@ void __kmem_obj_info(struct kmem_obj_info *kpp, void *object,
 	objp = base + (unsigned long)idx * cache->size;
 	kpp->kp_objp = objp;
 	kpp->kp_data_offset = ptr - fixup_red_left(cache, objp);
+#ifdef CONFIG_SLUB_DEBUG
+	slub_debug_obj_info(kpp, cache, fixup_red_left(cache, objp));
+#endif /* CONFIG_SLUB_DEBUG */
 }
 #endif /* CONFIG_PRINTK */
 
@@ -287,17 +414,12 @@ void __check_heap_object(const void *ptr, unsigned long n,
 }
 #endif /* CONFIG_HARDENED_USERCOPY */
 
-/* ---- Interfaces for the debug code (filled in by the debug series) ---- */
+/* ---- Red zones ---- */
 
+/* Slot start -> object: skip the left red zone of a debug cache. */
 void *fixup_red_left(struct kmem_cache *cache, void *p)
 {
 	if (kmem_cache_debug_flags(cache, SLAB_RED_ZONE))
 		p += cache->red_left_pad;
 	return p;
-}
-
-slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
-			      const char *name)
-{
-	return flags;
 }

@@ -45,10 +45,12 @@ static struct kmem_cache *kt_cache_create(const char *name)
 {
 	/*
 	 * A usercopy region keeps the cache from being merged with another
-	 * one, and adds no debug flags that would change its behaviour.
+	 * one; SLAB_NO_USER_FLAGS keeps slub_debug= from making it a debug
+	 * cache, which would bypass the cpu slabs these tests examine.
 	 */
-	return kmem_cache_create_usercopy(name, KT_OBJ_SIZE, 0, 0, 0,
-					  KT_OBJ_SIZE, NULL);
+	return kmem_cache_create_usercopy(name, KT_OBJ_SIZE, 0,
+					  SLAB_NO_USER_FLAGS, 0, KT_OBJ_SIZE,
+					  NULL);
 }
 
 static int kt_init(struct kunit *test)
@@ -716,7 +718,7 @@ static void kt_bulk_groups_by_slab(struct kunit *test)
 		/* A group taken must be committed before any assertion. */
 		fault = kt_group_fault(cache, &g, ctx->bulk, size, orig, nr);
 		before = kt_pair(g.slab);
-		do_slab_free(g.cache, g.slab, g.head, g.tail, g.cnt);
+		do_slab_free(g.cache, g.slab, g.head, g.tail, g.cnt, _RET_IP_);
 		after = kt_pair(g.slab);
 		KUNIT_ASSERT_TRUE_MSG(test, !fault, "group %u: %s", groups, fault);
 		/* One commit: the whole chain on top of the old freelist. */

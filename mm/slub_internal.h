@@ -13,6 +13,7 @@
 #include <linux/kasan.h>
 #include <linux/jump_label.h>
 #include <linux/percpu.h>
+#include <linux/stackdepot.h>
 #include "slab.h"
 
 /* The pair can be committed by cmpxchg_double, given a CPU that has it. */
@@ -172,10 +173,132 @@ static inline void slab_pair_count_cmpxchg(const struct slab *slab, bool done)
 }
 #endif /* CONFIG_DEBUG_FS */
 
+/* ---- Debug caches, mm/slub_debug.c ---- */
+
+struct kmem_obj_info;
+
+/* Who last allocated or freed an object: slub_debug=U, SLAB_STORE_USER. */
+struct slub_track {
+	unsigned long addr;		/* caller of the slab API */
+#ifdef CONFIG_STACKDEPOT
+	depot_stack_handle_t stack;	/* full stack, in the stack depot */
+#endif /* CONFIG_STACKDEPOT */
+	int cpu;
+	int pid;
+	unsigned long when;		/* jiffies */
+};
+
+enum slub_track_item { TRACK_ALLOC, TRACK_FREE };
+
+/* The debug flags that add bytes to a slot. */
+#define SLAB_DEBUG_METADATA	(SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER)
+
+/* Poisoned objects: SLAB_POISON without a ctor or RCU to keep them. */
+#define SLUB_OBJECT_POISON	((slab_flags_t __force)0x80000000U)
+
+/*
+ * A cache with any SLAB_DEBUG_FLAGS never gets a cpu slab: its cpu
+ * freelist stays empty and pcpu->slab NULL, so both fastpaths fall
+ * through to the slow paths, which hand the cache to slub_debug_alloc()
+ * and slub_debug_free() before touching per-cpu state.  The fastpaths
+ * themselves test nothing.
+ */
+#if defined(CONFIG_SLUB_DEBUG) && IS_ENABLED(CONFIG_KUNIT)
+bool slab_add_kunit_errors(void);
+#else
+static inline bool slab_add_kunit_errors(void)
+{
+	return false;
+}
+#endif /* CONFIG_SLUB_DEBUG && CONFIG_KUNIT */
+
+#ifdef CONFIG_SLUB_DEBUG
+static inline bool slub_debug_cache(struct kmem_cache *cache)
+{
+	return kmem_cache_debug_flags(cache, SLAB_DEBUG_FLAGS);
+}
+
+void *slub_debug_alloc(struct kmem_cache *cache, gfp_t gfp, int node,
+		       unsigned long addr);
+void slub_debug_free(struct kmem_cache *cache, struct slab *slab, void *head,
+		     void *tail, int cnt, unsigned long addr);
+void slub_debug_slab_init(struct kmem_cache *cache, struct slab *slab);
+void slub_debug_mark_allocated(struct kmem_cache *cache, void *obj,
+			       unsigned long addr);
+bool slub_debug_higher_order_off(void);
+void slub_debug_report_leaks(struct kmem_cache *cache);
+void slub_debug_obj_info(struct kmem_obj_info *kpp, struct kmem_cache *cache,
+			 void *object);
+#else
+static inline bool slub_debug_cache(struct kmem_cache *cache)
+{
+	return false;
+}
+
+static inline void *slub_debug_alloc(struct kmem_cache *cache, gfp_t gfp,
+				     int node, unsigned long addr)
+{
+	return NULL;
+}
+
+static inline void slub_debug_free(struct kmem_cache *cache,
+				   struct slab *slab, void *head, void *tail,
+				   int cnt, unsigned long addr)
+{
+}
+
+static inline void slub_debug_slab_init(struct kmem_cache *cache,
+					struct slab *slab)
+{
+}
+
+static inline void slub_debug_mark_allocated(struct kmem_cache *cache,
+					     void *obj, unsigned long addr)
+{
+}
+
+static inline bool slub_debug_higher_order_off(void)
+{
+	return false;
+}
+
+static inline void slub_debug_report_leaks(struct kmem_cache *cache)
+{
+}
+#endif /* CONFIG_SLUB_DEBUG */
+
+#if defined(CONFIG_SLUB_DEBUG) && defined(CONFIG_DEBUG_FS)
+struct slub_track_visit {
+	void (*fn)(const struct slub_track *t, int node, void *arg);
+	void *arg;
+	enum slub_track_item item;
+};
+
+int slub_debug_visit_tracks(struct kmem_cache *cache,
+			    struct slub_track_visit *v);
+void slub_debugfs_add(struct kmem_cache *cache);
+#else
+static inline void slub_debugfs_add(struct kmem_cache *cache)
+{
+}
+#endif /* CONFIG_SLUB_DEBUG && CONFIG_DEBUG_FS */
+
+/* Engine services for the debug caches' locked paths, mm/slub.c. */
+struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp, int node);
+void slab_discard(struct kmem_cache *cache, struct slab *slab);
+void slab_pair_set(struct slab *slab, const struct slab_pair *p);
+void node_add_partial(struct kmem_cache_node *kn, struct slab *slab, bool tail);
+void node_del_partial(struct kmem_cache_node *kn, struct slab *slab);
+
+/* Synchronisation strategy, chosen at boot: mm/slub_cache.c */
+DECLARE_STATIC_KEY_FALSE(slub_fastpath_irqoff);	/* defined in mm/slub.c */
+extern bool slub_want_irqoff;
+
 /* Cache geometry, mm/slub_cache.c */
 extern unsigned int slub_min_order, slub_max_order, slub_min_objects;
 bool slub_cache_layout(struct kmem_cache *cache);
 void slub_cache_set_partial_limits(struct kmem_cache *cache);
+int slub_cache_set_cpu_partial(struct kmem_cache *cache, unsigned int objs);
 
 /* Engine services used by sysfs and debug code. */
 void slub_flush_all(struct kmem_cache *cache);
