@@ -138,12 +138,29 @@ SLAB_ATTR_RW(min_partial);
 static ssize_t cpu_partial_show(struct kmem_cache *cache, char *buf)
 {
 #ifdef CONFIG_SLUB_CPU_PARTIAL
-	return sysfs_emit(buf, "%u\n", cache->cpu_partial);
+	return sysfs_emit(buf, "%u\n", READ_ONCE(cache->cpu_partial));
 #else
 	return sysfs_emit(buf, "0\n");
 #endif /* CONFIG_SLUB_CPU_PARTIAL */
 }
-SLAB_ATTR_RO(cpu_partial);
+
+/* Objects the cpu partial lists keep; 0 turns them off. */
+static ssize_t cpu_partial_store(struct kmem_cache *cache, const char *buf,
+				 size_t len)
+{
+	unsigned int objs;
+	int err = kstrtouint(buf, 10, &objs);
+
+	if (err)
+		return err;
+	err = slub_cache_set_cpu_partial(cache, objs);
+	if (err)
+		return err;
+	/* What the cpus hold beyond the new bound goes back to the nodes. */
+	slub_flush_all(cache);
+	return len;
+}
+SLAB_ATTR_RW(cpu_partial);
 
 #define SLAB_FLAG_ATTR(_name, _flag)					\
 static ssize_t _name##_show(struct kmem_cache *cache, char *buf)	\
@@ -165,6 +182,30 @@ SLAB_FLAG_ATTR(red_zone, SLAB_RED_ZONE);
 SLAB_FLAG_ATTR(poison, SLAB_POISON);
 SLAB_FLAG_ATTR(store_user, SLAB_STORE_USER);
 #endif /* CONFIG_SLUB_DEBUG */
+
+#ifdef CONFIG_FAILSLAB
+static ssize_t failslab_show(struct kmem_cache *cache, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", !!(cache->flags & SLAB_FAILSLAB));
+}
+
+/* Let the failslab fault injection fail this cache's allocations. */
+static ssize_t failslab_store(struct kmem_cache *cache, const char *buf,
+			      size_t len)
+{
+	/* A merged cache would switch its other users too. */
+	if (cache->refcount > 1)
+		return -EINVAL;
+	if (buf[0] == '1')
+		WRITE_ONCE(cache->flags, cache->flags | SLAB_FAILSLAB);
+	else if (buf[0] == '0')
+		WRITE_ONCE(cache->flags, cache->flags & ~SLAB_FAILSLAB);
+	else
+		return -EINVAL;
+	return len;
+}
+SLAB_ATTR_RW(failslab);
+#endif /* CONFIG_FAILSLAB */
 
 #ifdef CONFIG_NUMA
 static ssize_t remote_node_defrag_ratio_show(struct kmem_cache *cache,
@@ -353,6 +394,117 @@ static ssize_t slabs_cpu_partial_show(struct kmem_cache *cache, char *buf)
 }
 SLAB_ATTR_RO(slabs_cpu_partial);
 
+#ifdef CONFIG_SLUB_STATS
+/* "<sum> C<cpu>=<count> ..." over the online cpus that counted any. */
+static ssize_t stat_show(struct kmem_cache *cache, char *buf,
+			 enum stat_item item)
+{
+	unsigned long sum = 0;
+	unsigned int v;
+	int len, cpu;
+
+	for_each_online_cpu(cpu)
+		sum += per_cpu_ptr(cache->cpu_slab, cpu)->stat[item];
+	len = sysfs_emit(buf, "%lu", sum);
+	for_each_online_cpu(cpu) {
+		v = per_cpu_ptr(cache->cpu_slab, cpu)->stat[item];
+		if (v)
+			len += sysfs_emit_at(buf, len, " C%d=%u", cpu, v);
+	}
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+/* Writing 0 resets a counter on every cpu. */
+static ssize_t stat_clear(struct kmem_cache *cache, const char *buf,
+			  size_t len, enum stat_item item)
+{
+	int cpu;
+
+	if (buf[0] != '0')
+		return -EINVAL;
+	for_each_online_cpu(cpu)
+		per_cpu_ptr(cache->cpu_slab, cpu)->stat[item] = 0;
+	return len;
+}
+
+/* The per-event counters: one file each, named as upstream names them. */
+static const char * const stat_file[NR_SLUB_STAT_ITEMS] = {
+	[ALLOC_FASTPATH] = "alloc_fastpath",
+	[ALLOC_SLOWPATH] = "alloc_slowpath",
+	[FREE_FASTPATH] = "free_fastpath",
+	[FREE_SLOWPATH] = "free_slowpath",
+	[FREE_FROZEN] = "free_frozen",
+	[FREE_ADD_PARTIAL] = "free_add_partial",
+	[FREE_REMOVE_PARTIAL] = "free_remove_partial",
+	[ALLOC_FROM_PARTIAL] = "alloc_from_partial",
+	[ALLOC_SLAB] = "alloc_slab",
+	[ALLOC_REFILL] = "alloc_refill",
+	[ALLOC_NODE_MISMATCH] = "alloc_node_mismatch",
+	[FREE_SLAB] = "free_slab",
+	[CPUSLAB_FLUSH] = "cpuslab_flush",
+	[DEACTIVATE_FULL] = "deactivate_full",
+	[DEACTIVATE_EMPTY] = "deactivate_empty",
+	[DEACTIVATE_TO_HEAD] = "deactivate_to_head",
+	[DEACTIVATE_TO_TAIL] = "deactivate_to_tail",
+	[DEACTIVATE_REMOTE_FREES] = "deactivate_remote_frees",
+	[DEACTIVATE_BYPASS] = "deactivate_bypass",
+	[ORDER_FALLBACK] = "order_fallback",
+	[CMPXCHG_DOUBLE_CPU_FAIL] = "cmpxchg_double_cpu_fail",
+	[CMPXCHG_DOUBLE_FAIL] = "cmpxchg_double_fail",
+	[CPU_PARTIAL_ALLOC] = "cpu_partial_alloc",
+	[CPU_PARTIAL_FREE] = "cpu_partial_free",
+	[CPU_PARTIAL_NODE] = "cpu_partial_node",
+	[CPU_PARTIAL_DRAIN] = "cpu_partial_drain",
+};
+
+/* Filled from stat_file[] by stat_attrs_init(); dispatched by index. */
+static struct slab_attr stat_attrs[NR_SLUB_STAT_ITEMS];
+static struct attribute *stat_attr_list[NR_SLUB_STAT_ITEMS + 1];
+
+static const struct attribute_group stat_attr_group = {
+	.attrs = stat_attr_list,
+};
+
+static void __init stat_attrs_init(void)
+{
+	int i;
+
+	for (i = 0; i < NR_SLUB_STAT_ITEMS; i++) {
+		stat_attrs[i].attr.name = stat_file[i];
+		stat_attrs[i].attr.mode = 0600;
+		stat_attr_list[i] = &stat_attrs[i].attr;
+	}
+}
+
+/* The counter behind @sa, or -1 if it is no stat file. */
+static int stat_item_of(const struct slab_attr *sa)
+{
+	if (sa < stat_attrs || sa >= stat_attrs + NR_SLUB_STAT_ITEMS)
+		return -1;
+	return sa - stat_attrs;
+}
+#else
+static inline void stat_attrs_init(void)
+{
+}
+
+static inline ssize_t stat_show(struct kmem_cache *cache, char *buf, int item)
+{
+	return -EIO;
+}
+
+static inline ssize_t stat_clear(struct kmem_cache *cache, const char *buf,
+				 size_t len, int item)
+{
+	return -EIO;
+}
+
+static inline int stat_item_of(const struct slab_attr *sa)
+{
+	return -1;
+}
+#endif /* CONFIG_SLUB_STATS */
+
 /* ------------------------------------------------------------------ */
 /* Actions                                                             */
 /* ------------------------------------------------------------------ */
@@ -426,6 +578,9 @@ static struct attribute *cache_attrs[] = {
 	&store_user_attr.attr,
 	&validate_attr.attr,
 #endif /* CONFIG_SLUB_DEBUG */
+#ifdef CONFIG_FAILSLAB
+	&failslab_attr.attr,
+#endif /* CONFIG_FAILSLAB */
 	NULL
 };
 
@@ -441,7 +596,10 @@ static ssize_t slab_attr_show(struct kobject *kobj, struct attribute *attr,
 			      char *buf)
 {
 	struct slab_attr *sa = to_slab_attr(attr);
+	int item = stat_item_of(sa);
 
+	if (item >= 0)
+		return stat_show(to_cache(kobj), buf, item);
 	return sa->show ? sa->show(to_cache(kobj), buf) : -EIO;
 }
 
@@ -449,7 +607,10 @@ static ssize_t slab_attr_store(struct kobject *kobj, struct attribute *attr,
 			       const char *buf, size_t len)
 {
 	struct slab_attr *sa = to_slab_attr(attr);
+	int item = stat_item_of(sa);
 
+	if (item >= 0)
+		return stat_clear(to_cache(kobj), buf, len, item);
 	return sa->store ? sa->store(to_cache(kobj), buf, len) : -EIO;
 }
 
@@ -540,6 +701,10 @@ int sysfs_slab_add(struct kmem_cache *cache)
 		kobject_add(&cache->kobj, NULL, "%s", id ?: cache->name);
 	if (!err)
 		err = sysfs_create_group(&cache->kobj, &cache_attr_group);
+#ifdef CONFIG_SLUB_STATS
+	if (!err)
+		err = sysfs_create_group(&cache->kobj, &stat_attr_group);
+#endif /* CONFIG_SLUB_STATS */
 	if (!err && mergeable)
 		err = sysfs_slab_alias(cache, cache->name);
 	if (err)
@@ -594,6 +759,7 @@ static int __init slub_sysfs_init(void)
 	struct early_alias *al;
 	struct kmem_cache *cache;
 
+	stat_attrs_init();
 	mutex_lock(&slab_mutex);
 	slab_kset = kset_create_and_add("slab", NULL, kernel_kobj);
 	if (!slab_kset) {
