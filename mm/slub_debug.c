@@ -1428,3 +1428,8 @@ int slub_debug_visit_tracks(struct kmem_cache *cache,
 	return 0;
 }
 #endif /* CONFIG_DEBUG_FS */
+
+#ifdef CONFIG_SLUB_ENGINE_KUNIT_TEST
+/* The KUnit suite reaches the static helpers from inside this file. */
+#include "slub_debug_test.c"
+#endif /* CONFIG_SLUB_ENGINE_KUNIT_TEST */
