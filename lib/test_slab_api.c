@@ -13,6 +13,12 @@
  *           per online CPU plus a thread creating and destroying caches;
  *           with hold=N, N objects stay allocated in "test_slab_api_stress"
  *           until the module is removed
+ *   debug   provoke the reports of a SLUB debug cache (sanity checks, red
+ *           zones, poison, user tracking): a red zone overwrite caught on
+ *           free, a write after free caught by validate_slab_cache(), a
+ *           double free.  Only for kernels with CONFIG_SLUB_DEBUG, whose
+ *           checks contain each case; the kselftest reads the reports
+ *           from the kernel log
  *
  * module_init() returns 0 when every check of the phase passed, -EINVAL when
  * a check failed and -ENOMEM when memory could not be allocated.
@@ -41,7 +47,7 @@
 
 static char *phase = "basic";
 module_param(phase, charp, 0444);
-MODULE_PARM_DESC(phase, "test phase to run: basic, bulk or stress (default basic)");
+MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress or debug (default basic)");
 
 static unsigned int seconds = 10;
 module_param(seconds, uint, 0444);
@@ -1330,6 +1336,76 @@ static int run_stress(void)
 	return ret;
 }
 
+/* ------------------------------------------------------------------ */
+/* phase=debug                                                          */
+/* ------------------------------------------------------------------ */
+
+#define DEBUG_OBJ_SIZE	40
+
+#ifdef CONFIG_SLUB_DEBUG
+/* Exported by SLUB for its KUnit test; declared in mm/slab.h only. */
+long validate_slab_cache(struct kmem_cache *s);
+
+/*
+ * Each case leaves the cache clean, so that it can be destroyed: the
+ * checks restore what they find, and an object they refuse to free is
+ * freed again once restored.
+ */
+static int run_debug(void)
+{
+	struct kmem_cache *cache;
+	u8 *p;
+
+	cache = kmem_cache_create("test_slab_api_debug", DEBUG_OBJ_SIZE, 0,
+				  SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE |
+				  SLAB_POISON | SLAB_STORE_USER, NULL);
+	if (!cache)
+		return -ENOMEM;
+
+	/* A write one byte past the object, seen when it is freed. */
+	p = kmem_cache_alloc(cache, GFP_KERNEL);
+	CHECK(p, "debug: allocation failed");
+	if (!p)
+		goto out;
+	pr_info("debug: red zone overwrite\n");
+	kasan_disable_current();
+	p[DEBUG_OBJ_SIZE] = 0x55;
+	kasan_enable_current();
+	kmem_cache_free(cache, p);
+	kmem_cache_free(cache, p);
+
+	/* A write after free, seen by validation. */
+	p = kmem_cache_alloc(cache, GFP_KERNEL);
+	CHECK(p, "debug: allocation failed");
+	if (!p)
+		goto out;
+	kmem_cache_free(cache, p);
+	pr_info("debug: write after free\n");
+	kasan_disable_current();
+	p[0] = 0x55;
+	kasan_enable_current();
+	validate_slab_cache(cache);
+
+	/* A double free, refused. */
+	p = kmem_cache_alloc(cache, GFP_KERNEL);
+	CHECK(p, "debug: allocation failed");
+	if (!p)
+		goto out;
+	kmem_cache_free(cache, p);
+	pr_info("debug: double free\n");
+	kmem_cache_free(cache, p);
+out:
+	kmem_cache_destroy(cache);
+	return 0;
+}
+#else
+static int run_debug(void)
+{
+	pr_err("debug: needs CONFIG_SLUB_DEBUG\n");
+	return -EOPNOTSUPP;
+}
+#endif /* CONFIG_SLUB_DEBUG */
+
 static int __init test_slab_api_init(void)
 {
 	long passed, failed;
@@ -1341,8 +1417,11 @@ static int __init test_slab_api_init(void)
 		ret = run_bulk();
 	} else if (!strcmp(phase, "stress")) {
 		ret = run_stress();
+	} else if (!strcmp(phase, "debug")) {
+		ret = run_debug();
 	} else {
-		pr_err("unknown phase '%s' (basic, bulk or stress)\n", phase);
+		pr_err("unknown phase '%s' (basic, bulk, stress or debug)\n",
+		       phase);
 		return -EINVAL;
 	}
 

@@ -11,7 +11,9 @@
  *   slab_nomerge=<a>[,<b*>...]    the named caches stand alone, the
  *                                 others still merge
  *
- * Of the global words the last one wins.  Upstream reads
+ * Of the global words the last one wins.  slub_debug= flags that apply to
+ * every cache and add red zones, poison, tracking, tracing or failslab
+ * keep all caches apart, whatever the merge words say.  Upstream reads
  * "slab_nomerge=<list>" as plain slab_nomerge; the per-cache form and the
  * /sys/kernel/slab/<cache>/merge file are checked only where that file
  * exists, and skipped elsewhere.  Malformed input must be reported in
@@ -43,6 +45,7 @@ static int nr_patterns;
 static char *bad_words[MAX_PATTERNS];	/* malformed merge words */
 static int nr_bad;
 static bool global_nomerge;		/* upstream's reading */
+static bool debug_all;		/* slub_debug= keeps every cache apart */
 static bool list_given;
 
 static bool has_merge_attr;		/* the per-cache policy exists */
@@ -85,6 +88,26 @@ static void add_bad_word(const char *word)
 	bad_words[nr_bad++] = w;
 }
 
+/*
+ * Does slub_debug=@val give every cache flags that forbid merging?  The
+ * global flags are those of the last block without a cache list; no
+ * value at all means full debugging.  '-' clears the letters before it.
+ */
+static bool debug_stops_merging(const char *val)
+{
+	char buf[512], flags[64] = "", *block, *save, *dash;
+
+	if (!*val)
+		return true;
+	snprintf(buf, sizeof(buf), "%s", val);
+	for (block = strtok_r(buf, ";", &save); block;
+	     block = strtok_r(NULL, ";", &save))
+		if (!strchr(block, ','))
+			snprintf(flags, sizeof(flags), "%s", block);
+	dash = strrchr(flags, '-');
+	return !!strpbrk(dash ? dash + 1 : flags, "zputaZPUTA");
+}
+
 static void parse_cmdline(void)
 {
 	char *buf = NULL, *word, *save;
@@ -115,6 +138,9 @@ static void parse_cmdline(void)
 			     name = strtok_r(NULL, ",", &lsave))
 				if (nr_patterns < MAX_PATTERNS)
 					patterns[nr_patterns++] = strdup(name);
+		} else if (!strncmp(word, "slub_debug", 10) &&
+			   (!word[10] || word[10] == '=')) {
+			debug_all = debug_stops_merging(word[10] ? word + 11 : "");
 		} else if (!strncmp(word, "slab_nomerge", 12) ||
 			   !strncmp(word, "slab_merge", 10)) {
 			/* Upstream takes "slab_nomergeX" as slab_nomerge. */
@@ -198,10 +224,12 @@ static void test_global(void)
 			bad++;
 		}
 	}
-	if (global_nomerge && links)
-		ksft_print_msg("%d alias links under slab_nomerge\n", links);
-	ksft_test_result(global_nomerge ? !links && !bad : links > 0,
+	if ((global_nomerge || debug_all) && links)
+		ksft_print_msg("%d alias links under %s\n", links,
+			       debug_all ? "slub_debug" : "slab_nomerge");
+	ksft_test_result(global_nomerge || debug_all ? !links && !bad : links > 0,
 			 "merge_global: policy %s, %d links\n",
+			 debug_all ? "slub_debug, no merging" :
 			 global_nomerge ? "slab_nomerge" : "merge", links);
 }
 
@@ -255,10 +283,11 @@ static void test_others_merge(void)
 {
 	int i, links = 0;
 
-	if (!has_merge_attr || !list_given || global_nomerge) {
+	if (!has_merge_attr || !list_given || global_nomerge || debug_all) {
 		ksft_test_result_skip("merge_others_merge: %s\n",
 				      !has_merge_attr ? "no per-cache merge policy (upstream)" :
 				      !list_given ? "no slab_nomerge=<list> given" :
+				      debug_all ? "slub_debug keeps all caches apart" :
 				      "slab_nomerge in force");
 		return;
 	}

@@ -151,18 +151,40 @@ cmpxchg=$(field cmpxchg)
 # slub_pair=bitlock (the last valid slub_pair= word) turns cmpxchg16b off.
 bitlock=$(tr ' ' '\n' </proc/cmdline |
 	sed -n 's/^slub_pair=\(cmpxchg\|bitlock\)$/\1/p' | tail -n 1)
-if [ "$bitlock" = bitlock ]; then
+# slub_debug= flags for every cache (the last block without a cache list;
+# none: full debugging) make every cache a debug cache, whose slab pairs
+# change under the node list_lock only.
+debug_all=0
+dbg=$(tr ' ' '\n' </proc/cmdline | grep -E '^slub_debug(=|$)' | tail -n 1)
+if [ -n "$dbg" ]; then
+	val=${dbg#slub_debug}
+	val=${val#=}
+	flags=$(echo "$val" | tr ';' '\n' | grep -v , | tail -n 1)
+	case "${flags##*-}" in
+	*[fFzZpPuUtT]*)	debug_all=1 ;;
+	esac
+	[ -z "$val" ] && debug_all=1
+fi
+if [ "$bitlock" = bitlock ] || [ $debug_all = 1 ]; then
+	why="with slub_pair=bitlock"
+	[ $debug_all = 1 ] && why="with slub_debug on every cache"
 	if [ $dc0 -eq 0 ] && [ $dr0 -eq 0 ]; then
-		ok "no cmpxchg16b commits at position 0 with slub_pair=bitlock"
+		ok "no cmpxchg16b commits at position 0 $why"
 	else
-		not_ok "cmpxchg16b commits at position 0 ($dc0, $dr0) with slub_pair=bitlock"
+		not_ok "cmpxchg16b commits at position 0 ($dc0, $dr0) $why"
 	fi
 	if [ $dc1 -eq 0 ] && [ $dr1 -eq 0 ]; then
-		ok "no cmpxchg16b commits at position 1 with slub_pair=bitlock"
+		ok "no cmpxchg16b commits at position 1 $why"
 	else
-		not_ok "cmpxchg16b commits at position 1 ($dc1, $dr1) with slub_pair=bitlock"
+		not_ok "cmpxchg16b commits at position 1 ($dc1, $dr1) $why"
 	fi
-	if [ "$cmpxchg" = 0 ]; then
+	if [ "$bitlock" != bitlock ]; then
+		if [ "$cmpxchg" = 1 ]; then
+			ok "cmpxchg16b for caches without debug flags: $PAIR says cmpxchg 1"
+		else
+			skip "cmpxchg16b in use: $PAIR says cmpxchg ${cmpxchg:-?}"
+		fi
+	elif [ "$cmpxchg" = 0 ]; then
 		ok "bit lock in use: $PAIR says cmpxchg 0"
 	else
 		not_ok "bit lock in use: $PAIR says cmpxchg ${cmpxchg:-?}"

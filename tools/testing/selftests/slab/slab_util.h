@@ -340,6 +340,28 @@ static inline long read_attr(const char *dir, const char *attr,
 }
 
 /*
+ * Write @val to attribute @attr of the cache directory @dir.  Returns 0,
+ * or -errno.
+ */
+static inline int write_attr(const char *dir, const char *attr,
+			     const char *val)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", SLAB_SYSFS_PATH, dir, attr);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n < 0 ? (int)n : 0;
+}
+
+/*
  * Read the leading whole number of an attribute ("64\n", or a total
  * followed by a per-node breakdown: "12 N0=5 N1=7\n").
  */

@@ -10,9 +10,10 @@
  *
  * The last valid word wins and a bad value is reported in the kernel log
  * and ignored.  Every cache's /sys/kernel/slab/<cache>/sync must show the
- * choice; caches with debug flags and CPUs without cmpxchg16b always use
- * the bit spinlock.  Upstream SLUB has neither parameter nor file: the
- * checks skip there.
+ * choice; CPUs without cmpxchg16b always use the bit spinlock.  Caches
+ * with debug flags have no fastpath and change their slabs under the
+ * node's list_lock: "fastpath=none pair=list_lock".  Upstream SLUB has
+ * neither parameter nor file: the checks skip there.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -96,8 +97,11 @@ static void test_sync_attr(bool cx16)
 		if (de->d_name[0] == '.' || lstat(path, &st) || !S_ISDIR(st.st_mode))
 			continue;
 		caches++;
-		snprintf(want, sizeof(want), "fastpath=%s pair=%s", want_fastpath,
-			 !cx16 || debug_cache(de->d_name) ? "bitlock" : want_pair);
+		if (debug_cache(de->d_name))
+			snprintf(want, sizeof(want), "fastpath=none pair=list_lock");
+		else
+			snprintf(want, sizeof(want), "fastpath=%s pair=%s",
+				 want_fastpath, cx16 ? want_pair : "bitlock");
 		if (read_attr(de->d_name, "sync", got, sizeof(got)) < 0) {
 			ksft_print_msg("%s: no sync file\n", de->d_name);
 			bad++;

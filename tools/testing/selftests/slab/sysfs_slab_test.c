@@ -15,7 +15,7 @@
 
 #include "slab_util.h"
 
-#define NR_TESTS	9
+#define NR_TESTS	11
 
 enum attr_id {
 	A_SLAB_SIZE, A_OBJECT_SIZE, A_OBJS_PER_SLAB, A_ORDER, A_ALIGN,
@@ -686,6 +686,71 @@ static void test_alloc_visible(void)
 	ksft_test_result(ok, "sysfs_alloc_visible\n");
 }
 
+/*
+ * CONFIG_SLUB_STATS: "<sum> C<cpu>=<n> ..." per event, the sum being the
+ * per-cpu counts added up; writing 0 clears a counter.
+ */
+static void test_stats(void)
+{
+	const char *cache = "kmalloc-64";
+	unsigned long sum, parts, v, before;
+	char buf[4096], *p, *end;
+	int cpu;
+
+	if (read_attr(cache, "alloc_slowpath", buf, sizeof(buf)) < 0) {
+		ksft_test_result_skip("sysfs_stats: no %s/alloc_slowpath (no CONFIG_SLUB_STATS)\n",
+				      cache);
+		return;
+	}
+	sum = strtoul(buf, &p, 10);
+	parts = 0;
+	while (*p == ' ') {
+		if (sscanf(p, " C%d=%lu", &cpu, &v) != 2)
+			break;
+		parts += v;
+		p = strchr(p + 1, ' ') ? strchr(p + 1, ' ') : p + strlen(p);
+	}
+	end = strchr(buf, '\n');
+	if (!end || sum != parts || !sum) {
+		ksft_print_msg("%s/alloc_slowpath: '%s'\n", cache, buf);
+		ksft_test_result_fail("sysfs_stats: sum %lu, per-cpu parts %lu\n",
+				      sum, parts);
+		return;
+	}
+	before = sum;
+	if (write_attr(cache, "alloc_slowpath", "0") ||
+	    read_attr_ulong(cache, "alloc_slowpath", &sum)) {
+		ksft_test_result_fail("sysfs_stats: cannot clear alloc_slowpath\n");
+		return;
+	}
+	ksft_test_result(sum < before, "sysfs_stats: alloc_slowpath %lu, %lu after clearing\n",
+			 before, sum);
+}
+
+/* cpu_partial takes a new bound, and 0 turns the cpu partial lists off. */
+static void test_cpu_partial_write(void)
+{
+	const char *cache = "kmalloc-128";
+	unsigned long old, val;
+	char num[32];
+	bool ok;
+
+	if (read_attr_ulong(cache, "cpu_partial", &old) || !old) {
+		ksft_test_result_skip("sysfs_cpu_partial_write: no cpu partial lists in %s\n",
+				      cache);
+		return;
+	}
+	if (write_attr(cache, "cpu_partial", "0")) {
+		ksft_test_result_skip("sysfs_cpu_partial_write: cpu_partial is read-only\n");
+		return;
+	}
+	ok = !read_attr_ulong(cache, "cpu_partial", &val) && val == 0;
+	snprintf(num, sizeof(num), "%lu", old);
+	ok = !write_attr(cache, "cpu_partial", num) && ok;
+	ok = !read_attr_ulong(cache, "cpu_partial", &val) && val == old && ok;
+	ksft_test_result(ok, "sysfs_cpu_partial_write: %s 0 then %lu\n", cache, old);
+}
+
 int main(void)
 {
 	int err;
@@ -719,6 +784,8 @@ int main(void)
 	test_aliases();
 	test_vs_slabinfo();
 	test_alloc_visible();
+	test_stats();
+	test_cpu_partial_write();
 	free_scan();
 
 	ksft_finished();
