@@ -4,7 +4,8 @@
 
 H := harness
 
-.PHONY: all check layouts shell tree kernel fastpath clean distclean help
+.PHONY: all check layouts shell tree kernel fastpath series series-check clean distclean \
+	help
 
 all:
 	@$(H)/main.sh
@@ -31,9 +32,16 @@ fastpath:
 	@$(H)/build.sh $(or $(PROFILE),series) && \
 		$(H)/fastpath.py build/out/$(or $(PROFILE),series)/vmlinux
 
+series:
+	@$(H)/series.sh
+
+series-check:
+	@$(H)/series-check.sh
+
 clean:
 	rm -rf build/out build/src build/initramfs build/modules build/kselftest \
-		build/logs build/results.tsv
+		build/logs build/results.tsv build/series build/series-git \
+		build/series-check
 
 distclean: clean
 	rm -rf build
@@ -46,5 +54,7 @@ help:
 	@echo "make kernel     build one profile (PROFILE=series|series-aligned|pristine)"
 	@echo "make fastpath   disassemble and check the kmem_cache_alloc/free fastpaths"
 	@echo "make tree       lay the series onto build/src/series"
+	@echo "make series     write the patch series and its cover letter to build/series"
+	@echo "make series-check  git am the series patch by patch, checkpatch and build each, boot"
 	@echo "make clean      remove build outputs (keeps the unpacked base)"
 	@echo "variables: KERNEL_SRC=<6.1 tree> VARIANTS='<names>' JOBS=<n>"

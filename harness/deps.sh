@@ -27,6 +27,9 @@ ccache:ccache
 gnuplot-nox:gnuplot
 "
 [ -n "${KERNEL_SRC:-}" ] || want="$want linux-source-6.1:/usr/src/linux-source-6.1.tar.xz"
+# make series-check: checkpatch's SPDX check runs scripts/spdxcheck.py.
+[ "${1:-}" = series ] && want="$want python3-ply:/usr/lib/python3/dist-packages/ply
+python3-git:/usr/lib/python3/dist-packages/git"
 
 missing=
 for w in $want; do

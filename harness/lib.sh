@@ -17,6 +17,10 @@ export KBUILD_BUILD_USER=slab KBUILD_BUILD_HOST=harness
 
 STAGE=${STAGE:-harness}
 
+# Paths of this repo that are laid into the kernel tree whole (prepare.sh),
+# and that the patch series must cover (series.sh).
+SERIES_PATHS="mm include arch lib Documentation tools/testing/selftests/slab"
+
 log() {
 	printf '[%s %4ds] %s\n' "$STAGE" $(($(date +%s) - HARNESS_T0)) "$*"
 }

@@ -18,8 +18,6 @@ tree=$BUILD/src/series
 stage=$BUILD/src/stage
 manifest=$BUILD/src/series.manifest
 
-# Paths of this repo that are laid into the kernel tree.
-OURS="mm include arch lib Documentation tools/testing/selftests/slab"
 
 if [ ! -e "$tree/.harness-copied" ] || [ "$(cat "$tree/.harness-copied")" != "$base" ]; then
 	log "copying $base to $tree"
@@ -52,7 +50,7 @@ for p in $patches; do
 done
 
 # 2. Files this repo adds or replaces, at their kernel paths.
-(cd "$REPO" && git ls-files -co --exclude-standard -- $OURS) | while read -r f; do
+(cd "$REPO" && git ls-files -co --exclude-standard -- $SERIES_PATHS) | while read -r f; do
 	[ -f "$REPO/$f" ] || continue
 	if [ -e "$stage/$f" ]; then
 		die "$f is both shipped whole and changed by a patch"

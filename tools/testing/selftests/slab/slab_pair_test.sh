@@ -57,7 +57,7 @@ echo "TAP version 13"
 
 [ "$(id -u)" -eq 0 ] || skip_all "must be run as root"
 grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null
 [ -e "$PAIR" ] || skip_all "$PAIR is absent: no struct page layout choice in this kernel"
 
 # field KEY [COLUMN]: a value of the slab_pair file
@@ -128,7 +128,8 @@ done
 ds0=$(($(field slabs 1) - s0)) ds1=$(($(field slabs 2) - s1))
 dc0=$(($(field commits 1) - c0)) dc1=$(($(field commits 2) - c1))
 dr0=$(($(field retries 1) - r0)) dr1=$(($(field retries 2) - r1))
-echo "# during the stress: slabs $ds0 $ds1, cmpxchg16b commits $dc0 $dc1, retries $dr0 $dr1 (positions 0 1)"
+echo "# during the stress, at positions 0 1: slabs $ds0 $ds1,"
+echo "# cmpxchg16b commits $dc0 $dc1, retries $dr0 $dr1"
 [ $stress_ok = 1 ] || echo "# the stress reported failures (test_slab_api.sh tests them)"
 
 # 2: slabs at the positions the layout implies
@@ -203,7 +204,8 @@ else
 		if [ $dc1 -eq 0 ] && [ $dr1 -eq 0 ]; then
 			ok "no commits at position 1 with a 16-byte multiple struct page"
 		else
-			not_ok "commits at position 1 ($dc1, $dr1) with a 16-byte multiple struct page"
+			not_ok "commits at position 1 ($dc1, $dr1)" \
+				"with a 16-byte multiple struct page"
 		fi
 	elif [ $dc1 -gt 0 ]; then
 		ok "cmpxchg16b commits at position 1 ($dc1, $dr1 retried)"

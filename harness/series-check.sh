@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make series-check: take the series that `make series` writes to a fresh
+# copy of the base tree with git am, one patch at a time, and after each
+# patch run scripts/checkpatch.pl --strict on it and build the kernel with
+# the series profile's configuration (tinyconfig + harness/configs/base
+# and series, then olddefconfig).  Then, on the last tree, build and
+# install the slab kselftests the kselftest ways, boot the kernel under
+# harness/run-qemu.sh and run the check suite in it (SERIES_BOOT=0 skips
+# the boot).
+#
+# Everything lives in build/series-check/, laid out like build/ itself
+# (src/series, out/series) so that ccache finds the objects of earlier
+# builds of the same sources.  The output directory is rebuilt from
+# scratch on every run: the tree is a new copy, and stale objects must
+# not survive it.
+#
+# Fails on a patch that does not apply, a build failure, a checkpatch
+# ERROR or a failed boot.  checkpatch WARNINGs are listed: each must be
+# fixed or justified in series/cover-letter.txt.
+set -eu
+STAGE=series-check
+. "$(dirname "$0")/lib.sh"
+
+"$REPO/harness/deps.sh" series
+"$REPO/harness/series.sh"
+
+base=$(base_tree)
+version=$(base_version)
+CB=$BUILD/series-check
+tree=$CB/src/series
+out=$CB/out/series
+cpd=$CB/checkpatch
+blogs=$CB/logs
+report=$CB/report.txt
+frags="$REPO/harness/configs/base.config $REPO/harness/configs/series.config"
+patches=$(ls "$BUILD"/series/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-cover-letter.patch$')
+
+name=$(git -C "$REPO" config user.name)
+email=$(git -C "$REPO" config user.email)
+export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
+export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
+
+log "fresh copy of the base tree in ${tree#$REPO/}"
+rm -rf "$tree" "$out" "$cpd" "$blogs" "$CB/kselftest" "$CB/initramfs" "$CB/modules"
+mkdir -p "$tree" "$out" "$cpd" "$blogs"
+(cd "$base" && tar --exclude=./.harness-unpacked -cf - .) | tar -C "$tree" -xf -
+(
+	cd "$tree"
+	git init -q
+	git config gc.auto 0
+	git add -A -f .
+	git commit -q -m "Linux $version"
+) || die "cannot make a git tree of the base"
+
+# checkpatch's SPDX check runs scripts/spdxcheck.py with the python3 of
+# PATH, which must be the one that has python3-ply and python3-git.
+cp_path=/usr/bin:/bin:$PATH
+
+configure() {
+	kmake "$tree" "$out" tinyconfig &&
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags &&
+	kmake "$tree" "$out" olddefconfig
+}
+
+: >"$report"
+failed=0
+errors=0
+warnings=0
+checks=0
+built=1
+i=0
+printf '%-4s %-60s %-14s %s\n' "#" "patch" "checkpatch" "build" | tee -a "$report"
+for p in $patches; do
+	i=$((i + 1))
+	subj=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p" | head -n 1)
+	cpout=$cpd/$(basename "$p" .patch).txt
+	(cd "$tree" && PATH=$cp_path ./scripts/checkpatch.pl --strict "$p") >"$cpout" 2>&1 || true
+	read -r e w c < <(sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks.*/\1 \2 \3/p' "$cpout")
+	if [ -z "${e:-}" ]; then
+		e=1 w=0 c=0
+		echo "checkpatch did not run on $p" >>"$cpout"
+	fi
+	errors=$((errors + e)) warnings=$((warnings + w)) checks=$((checks + c))
+	if ! (cd "$tree" && git am -q "$p") >"$blogs/am-$i.log" 2>&1; then
+		cat "$blogs/am-$i.log" >&2
+		printf '%-4s %-60.60s %-14s %s\n' "$i" "$subj" "${e}E ${w}W ${c}C" "git am FAILED" | tee -a "$report"
+		failed=1
+		break
+	fi
+	res=skipped
+	if [ $built = 1 ]; then
+		t0=$(date +%s)
+		blog=$blogs/build-$i.log
+		if configure >"$blog" 2>&1 && kmake "$tree" "$out" -j"$JOBS" bzImage modules >>"$blog" 2>&1; then
+			res="ok $(($(date +%s) - t0))s"
+		else
+			res="FAILED (${blog#$REPO/})"
+			grep -E 'error|Error' "$blog" | tail -n 10 >&2 || true
+			failed=1 built=0
+		fi
+	fi
+	printf '%-4s %-60.60s %-14s %s\n' "$i" "$subj" "${e}E ${w}W ${c}C" "$res" | tee -a "$report"
+done
+{
+	echo
+	echo "checkpatch --strict: $errors errors, $warnings warnings, $checks checks over $i patches"
+	grep -H -E '^(ERROR|WARNING|CHECK):' "$cpd"/*.txt | sed -e "s|^$cpd/||" -e 's/\.txt:/: /' | sort | uniq -c | sort -k2
+} | tee -a "$report"
+[ $errors = 0 ] || failed=1
+
+# The kselftests of the last tree, the three ways kselftest documents.
+ks() {
+	local what=$1
+	shift
+	if "$@" >>"$blogs/kselftest.log" 2>&1; then
+		echo "kselftest: $what: ok" | tee -a "$report"
+	else
+		echo "kselftest: $what: FAILED (${blogs#$REPO/}/kselftest.log)" | tee -a "$report"
+		failed=1
+	fi
+}
+if [ $failed = 0 ]; then
+	sel=$tree/tools/testing/selftests
+	ks "make kselftest-all (O=)" \
+		make -s -C "$tree" O="$out" TARGETS=slab kselftest-all
+	ks "make -C tools/testing/selftests TARGETS=slab install (O=)" \
+		make -s -C "$sel" TARGETS=slab O="$CB/kselftest/obj" \
+		KSFT_INSTALL_PATH="$CB/kselftest/install" install
+	ks "make -C tools/testing/selftests TARGETS=slab gen_tar (O=)" \
+		make -s -C "$sel" TARGETS=slab O="$CB/kselftest/tar" gen_tar
+	tarball=$(find "$CB/kselftest/tar" -name kselftest.tar.gz | head -n 1)
+	ks "kselftest-all built the slab tests in O=" \
+		test -x "$out/kselftest/slab/slabinfo_test"
+	ks "the install and the tarball hold slab/config, slab/settings, the tests" \
+		sh -c "grep -qx slab:test_slab_api.sh '$CB/kselftest/install/kselftest-list.txt' &&
+			test -f '$CB/kselftest/install/slab/settings' &&
+			tar tzf '${tarball:-none}' |
+			grep -c -x -e ./slab/config -e ./slab/settings -e ./slab/slabinfo_test | grep -qx 3"
+fi
+
+# Boot the kernel of the last patch with the harness's runner.
+if [ $failed = 0 ] && [ "${SERIES_BOOT:-1}" != 0 ]; then
+	kmake "$tree" "$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
+		modules_install >>"$blogs/build-$i.log" 2>&1 || die "modules_install failed"
+	BUILD=$CB "$REPO/harness/initramfs.sh" series
+	clog=$blogs/console-series.log
+	rc=0
+	BUILD=$CB "$REPO/harness/run-qemu.sh" series "$clog" -s 2 -m 512M -u check || rc=$?
+	"$REPO/harness/parse-results.py" series-am "$clog" "$rc" >"$CB/results.tsv"
+	counts=$(awk -F'\t' '{ n[$1]++ } END {
+		printf "%d passed, %d failed, %d skipped", n["PASS"], n["FAIL"], n["SKIP"] }' "$CB/results.tsv")
+	echo "boot of the git am'd tree (2 vCPUs, 512M): $counts (${clog#$REPO/})" | tee -a "$report"
+	{ [ $rc = 0 ] && ! grep -q '^FAIL' "$CB/results.tsv"; } || failed=1
+fi
+
+echo "report: ${report#$REPO/}"
+[ $failed = 0 ] || die "the series does not pass (see above)"
+log "$i patches apply, build at every step and boot; no checkpatch ERROR"
