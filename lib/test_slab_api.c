@@ -12,13 +12,18 @@
  *   stress  concurrent allocation and (cross-CPU) freeing from one thread
  *           per online CPU plus a thread creating and destroying caches;
  *           with hold=N, N objects stay allocated in "test_slab_api_stress"
- *           until the module is removed
+ *           until the module is removed; with inject=1 the threads ask
+ *           for fault injection (failslab) in the middle third of the run
  *   debug   provoke the reports of a SLUB debug cache (sanity checks, red
  *           zones, poison, user tracking): a red zone overwrite caught on
  *           free, a write after free caught by validate_slab_cache(), a
  *           double free.  Only for kernels with CONFIG_SLUB_DEBUG, whose
  *           checks contain each case; the kselftest reads the reports
  *           from the kernel log
+ *   badinput one misuse of the API, named by case=, on any allocator:
+ *           the harness runs each in a boot of its own (several crash
+ *           upstream SLUB) and compares what the kernels report and
+ *           whether they survive (harness/badinput.sh)
  *
  * module_init() returns 0 when every check of the phase passed, -EINVAL when
  * a check failed and -ENOMEM when memory could not be allocated.
@@ -47,7 +52,7 @@
 
 static char *phase = "basic";
 module_param(phase, charp, 0444);
-MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress or debug (default basic)");
+MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress, debug or badinput (default basic)");
 
 static unsigned int seconds = 10;
 module_param(seconds, uint, 0444);
@@ -64,6 +69,14 @@ MODULE_PARM_DESC(max_seconds, "stress: stop after this many seconds even if ops 
 static unsigned int hold;
 module_param(hold, uint, 0444);
 MODULE_PARM_DESC(hold, "stress: objects of test_slab_api_stress kept allocated until rmmod (default 0)");
+
+static bool inject;
+module_param(inject, bool, 0444);
+MODULE_PARM_DESC(inject, "stress: the stress threads ask for fault injection (make-it-fail) during the middle third of the run; failslab, configured with task-filter, then fails some of their allocations, which must come back NULL and leak nothing (default off)");
+
+static char *badcase = "";
+module_param_named(case, badcase, charp, 0444);
+MODULE_PARM_DESC(case, "badinput: the misuse to commit");
 
 static unsigned long seed = 0x5eed51abUL;
 module_param(seed, ulong, 0444);
@@ -779,6 +792,7 @@ static struct kmem_cache *noctor_cache;
 static struct stress_thread *threads;
 static unsigned int nr_threads;
 static bool stress_stop;
+static bool stress_inject_now;	/* the middle third of an inject=1 run */
 static atomic_t senders_done;
 static void **held;
 static unsigned int nr_held;
@@ -1035,12 +1049,23 @@ static void stress_step(struct stress_thread *th)
 	}
 }
 
+/* Let failslab fail this thread's allocations while asked to. */
+static void stress_fault_window(void)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	if (inject)
+		current->make_it_fail = READ_ONCE(stress_inject_now);
+#endif /* CONFIG_FAULT_INJECTION */
+}
+
 static int stress_thread_fn(void *arg)
 {
 	struct stress_thread *th = arg;
 	unsigned int i = 0;
 
 	while (!READ_ONCE(stress_stop)) {
+		if (!(i & 255))
+			stress_fault_window();
 		stress_step(th);
 		if (!(++i & 15)) {
 			stress_drain_inbox(th);
@@ -1274,15 +1299,25 @@ static int run_stress(void)
 
 	for (;;) {
 		msleep(100);
+		if (inject)
+			WRITE_ONCE(stress_inject_now,
+				   time_after(jiffies, start + seconds * HZ / 3) &&
+				   time_before(jiffies, start + seconds * HZ * 2 / 3));
 		total_ops = stress_ops_so_far();
 		if (time_after_eq(jiffies, min_end) && total_ops >= ops)
 			break;
 		if (time_after_eq(jiffies, max_end)) {
-			pr_warn("stress: only %lu of %lu operations in %u s\n",
-				total_ops, ops, limit);
+			/* An explicit time limit makes the count a requirement. */
+			if (max_seconds)
+				tsa_fail("stress: only %lu of %lu operations in %u s",
+					 total_ops, ops, limit);
+			else
+				pr_warn("stress: only %lu of %lu operations in %u s\n",
+					total_ops, ops, limit);
 			break;
 		}
 	}
+	WRITE_ONCE(stress_inject_now, false);
 	WRITE_ONCE(stress_stop, true);
 
 	for (i = 0; i < nr_threads; i++)
@@ -1312,9 +1347,9 @@ static int run_stress(void)
 
 	total_ops = allocs + frees;
 	objects = allocs;
-	pr_info("stress: %lu operations, %lu objects, %u CPUs, %u threads, %lu remote frees (%lu cross-CPU frees), %lu bulk ops, %lu caches created (%lu objects), %u.%02u s\n",
+	pr_info("stress: %lu operations, %lu objects, %u CPUs, %u threads, %lu remote frees (%lu cross-CPU frees), %lu bulk ops, %lu caches created (%lu objects), %lu failed allocations, %u.%02u s\n",
 		total_ops, objects, cpus, nr_threads, received, xcpu, bulk_ops,
-		caches_created, churn_objs,
+		caches_created, churn_objs, fails,
 		jiffies_to_msecs(jiffies - start) / 1000,
 		jiffies_to_msecs(jiffies - start) % 1000 / 10);
 
@@ -1324,10 +1359,15 @@ static int run_stress(void)
 	      received);
 	CHECK(!dbl, "stress: %lu objects handed out twice", dbl);
 	CHECK(!corrupt, "stress: %lu corrupted objects", corrupt);
-	CHECK(!fails, "stress: %lu allocations failed", fails);
+	if (inject) {
+		/* Failures were asked for: they must have come, as NULL. */
+		CHECK(fails, "stress: fault injection asked for, no allocation failed");
+	} else {
+		CHECK(!fails, "stress: %lu allocations failed", fails);
+		if (fails)
+			ret = -ENOMEM;
+	}
 	CHECK(caches_created, "stress: no cache created by the churn thread");
-	if (fails)
-		ret = -ENOMEM;
 
 	if (!ret && hold && !atomic_long_read(&checks_failed))
 		ret = stress_hold();
@@ -1406,6 +1446,194 @@ static int run_debug(void)
 }
 #endif /* CONFIG_SLUB_DEBUG */
 
+/* ------------------------------------------------------------------ */
+/* phase=badinput                                                       */
+/* ------------------------------------------------------------------ */
+
+#define BAD_SIZE	64
+
+/* A usercopy region keeps the cache apart: misuse stays in it. */
+static struct kmem_cache *bad_cache(const char *name)
+{
+	return kmem_cache_create_usercopy(name, BAD_SIZE, 0, 0, 0, BAD_SIZE,
+					  NULL);
+}
+
+/*
+ * Allocate two objects after a misuse and say whether the allocator
+ * handed the same memory out twice or returned a pointer it never gave.
+ * The observations are printed as errors so that a quiet console, all
+ * that is left of a kernel that dies, still shows them.
+ */
+static void bad_probe(struct kmem_cache *s, const void *victim)
+{
+	void *a = kmem_cache_alloc(s, GFP_KERNEL);
+	void *b = kmem_cache_alloc(s, GFP_KERNEL);
+
+	pr_err("badinput %s: then allocated %s%s\n", badcase,
+		a && a == b ? "the same object twice" : "two distinct objects",
+		a == victim || b == victim ? ", one of them the misused one" : "");
+	/* Not freed: after a misuse, freeing them could be a misuse too. */
+}
+
+static void bad_double_free(struct kmem_cache *s)
+{
+	void *p = kmem_cache_alloc(s, GFP_KERNEL);
+
+	kmem_cache_free(s, p);
+	kmem_cache_free(s, p);
+	bad_probe(s, p);
+}
+
+static void bad_invalid_free(struct kmem_cache *s)
+{
+	u8 *p = kmem_cache_alloc(s, GFP_KERNEL);
+
+	kmem_cache_free(s, p + 8);
+	bad_probe(s, p + 8);
+}
+
+static void bad_cross_cache_free(struct kmem_cache *s)
+{
+	struct kmem_cache *other = bad_cache("tsa_bad_other");
+	void *p = other ? kmem_cache_alloc(other, GFP_KERNEL) : NULL;
+
+	if (!p)
+		return;
+	kmem_cache_free(s, p);
+	bad_probe(s, p);
+	bad_probe(other, p);
+}
+
+static void bad_write_after_free(struct kmem_cache *s)
+{
+	u8 *p = kmem_cache_alloc(s, GFP_KERNEL);
+
+	kmem_cache_free(s, p);
+	kasan_disable_current();
+	memset(p, 0x55, BAD_SIZE);
+	kasan_enable_current();
+	bad_probe(s, p);
+}
+
+static void bad_redzone(struct kmem_cache *s)
+{
+	u8 *p = kmalloc(BAD_SIZE - 4, GFP_KERNEL);
+
+	/* Eight bytes past the 64-byte slot: its neighbour, or a red zone. */
+	kasan_disable_current();
+	memset(p + BAD_SIZE, 0x55, 8);
+	kasan_enable_current();
+	kfree(p);
+	p = kmalloc(BAD_SIZE - 4, GFP_KERNEL);
+	kfree(p);
+}
+
+/* Overwrite a free object whole, free pointer included, then allocate. */
+static void bad_corrupt_freeptr(struct kmem_cache *s)
+{
+	void *objs[3];
+	unsigned int i;
+	u8 *p;
+
+	p = kmem_cache_alloc(s, GFP_KERNEL);
+	kmem_cache_free(s, p);
+	kasan_disable_current();
+	memset(p, 0x41, BAD_SIZE);
+	kasan_enable_current();
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
+		pr_err("badinput %s: allocation %u returned %s\n", badcase, i,
+			!objs[i] ? "NULL" : objs[i] == p ? "the overwritten object" :
+			virt_addr_valid(objs[i]) ? "an object" : "a wild pointer");
+	}
+}
+
+static void bad_destroy_live(struct kmem_cache *s)
+{
+	struct kmem_cache *c = bad_cache("tsa_bad_live");
+
+	if (c && kmem_cache_alloc(c, GFP_KERNEL))
+		kmem_cache_destroy(c);
+}
+
+static void bad_create_absurd(struct kmem_cache *s)
+{
+	static const struct {
+		const char *what;
+		unsigned int size, align;
+	} cases[] = {
+		{ "size 0", 0, 0 },
+		{ "size 4 GiB - 1", UINT_MAX, 0 },
+		{ "size 2 GiB", 1U << 31, 0 },
+		{ "align 3", 64, 3 },
+		{ "align 1 MiB", 64, 1U << 20 },
+	};
+	struct kmem_cache *c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		c = kmem_cache_create("tsa_bad_absurd", cases[i].size,
+				      cases[i].align, 0, NULL);
+		pr_err("badinput %s: %s: %s\n", badcase, cases[i].what,
+			c ? "created" : "refused");
+		kmem_cache_destroy(c);
+	}
+}
+
+static void bad_kmalloc_sizes(struct kmem_cache *s)
+{
+	void *p = kmalloc(0, GFP_KERNEL);
+
+	pr_err("badinput %s: kmalloc(0) returned %s\n", badcase,
+		p == ZERO_SIZE_PTR ? "ZERO_SIZE_PTR" : p ? "memory" : "NULL");
+	kfree(p);
+	p = kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL);
+	pr_err("badinput %s: kmalloc(KMALLOC_MAX_SIZE + 1) returned %s\n",
+		badcase, p ? "memory" : "NULL");
+	kfree(p);
+}
+
+static const struct {
+	const char *name;
+	void (*run)(struct kmem_cache *s);
+} bad_cases[] = {
+	{ "double_free", bad_double_free },
+	{ "invalid_free", bad_invalid_free },
+	{ "cross_cache_free", bad_cross_cache_free },
+	{ "write_after_free", bad_write_after_free },
+	{ "redzone", bad_redzone },
+	{ "corrupt_freeptr", bad_corrupt_freeptr },
+	{ "destroy_live", bad_destroy_live },
+	{ "create_absurd", bad_create_absurd },
+	{ "kmalloc_sizes", bad_kmalloc_sizes },
+};
+
+/*
+ * The cache of the misuse is left behind on purpose: after most cases it
+ * cannot be destroyed cleanly, and the boot ends right after.
+ */
+static int run_badinput(void)
+{
+	struct kmem_cache *s;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad_cases); i++)
+		if (!strcmp(badcase, bad_cases[i].name))
+			break;
+	if (i == ARRAY_SIZE(bad_cases)) {
+		pr_err("badinput: unknown case '%s'\n", badcase);
+		return -EINVAL;
+	}
+	s = bad_cache("tsa_bad");
+	if (!s)
+		return -ENOMEM;
+	pr_err("badinput %s: start\n", badcase);
+	bad_cases[i].run(s);
+	pr_err("badinput %s: survived\n", badcase);
+	return 0;
+}
+
 static int __init test_slab_api_init(void)
 {
 	long passed, failed;
@@ -1419,8 +1647,10 @@ static int __init test_slab_api_init(void)
 		ret = run_stress();
 	} else if (!strcmp(phase, "debug")) {
 		ret = run_debug();
+	} else if (!strcmp(phase, "badinput")) {
+		return run_badinput();
 	} else {
-		pr_err("unknown phase '%s' (basic, bulk, stress or debug)\n",
+		pr_err("unknown phase '%s' (basic, bulk, stress, debug or badinput)\n",
 		       phase);
 		return -EINVAL;
 	}

@@ -9,8 +9,13 @@
 # Environment overrides:
 #   TSA_SECONDS  minimum stress run time in seconds (default 10)
 #   TSA_OPS      minimum stress operations (default 1000000)
+#   TSA_MAX_SECONDS  stop the stress after this long even if TSA_OPS is
+#                not reached, which fails it (default 3 * TSA_SECONDS + 30)
 #   TSA_HOLD     objects held for the slabinfo check (default 1000)
 #   TSA_HOTPLUG  0 disables the CPU offline/online loop (default 1)
+#   TSA_INJECT   failslab probability in percent for the stress threads
+#                in the middle third of the stress (default 0: none);
+#                needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS
 
 MOD=test_slab_api
 CACHE=test_slab_api_stress
@@ -18,8 +23,11 @@ KSFT_SKIP=4
 
 SECONDS_=${TSA_SECONDS:-10}
 OPS=${TSA_OPS:-1000000}
+MAX_SECONDS=${TSA_MAX_SECONDS:-0}
 HOLD=${TSA_HOLD:-1000}
 HOTPLUG=${TSA_HOTPLUG:-1}
+INJECT=${TSA_INJECT:-0}
+FAILSLAB=/sys/kernel/debug/failslab
 
 NTESTS=6
 n=0
@@ -165,19 +173,44 @@ if [ "$HOTPLUG" != 0 ] && [ -n "$cpus" ]; then
 else
 	echo "# no CPU hotplug during the stress (one CPU, no online files or disabled)"
 fi
-load stress seconds="$SECONDS_" ops="$OPS"
+inject_arg=
+if [ "$INJECT" != 0 ]; then
+	if [ -d $FAILSLAB ]; then
+		# Only tasks that ask (the stress threads, in the middle third
+		# of the run) see failures.
+		echo Y >$FAILSLAB/task-filter
+		echo N >$FAILSLAB/ignore-gfp-wait
+		echo 1 >$FAILSLAB/interval
+		echo -1 >$FAILSLAB/times
+		echo 0 >$FAILSLAB/verbose
+		echo "$INJECT" >$FAILSLAB/probability
+		inject_arg="inject=1"
+		echo "# failslab: $INJECT% of the stress threads' allocations fail in the middle third"
+	else
+		echo "# TSA_INJECT=$INJECT but no $FAILSLAB: no fault injection"
+	fi
+fi
+# shellcheck disable=SC2086
+load stress seconds="$SECONDS_" ops="$OPS" max_seconds="$MAX_SECONDS" $inject_arg
 rc=$?
+[ -n "$inject_arg" ] && echo 0 >$FAILSLAB/probability
+cycles=0
 if [ -n "$hp_pid" ]; then
 	touch "$stopfile"
 	wait "$hp_pid"
 	cat "$tmpdir/hotplug.log"
+	cycles=$(sed -n 's/^# CPU hotplug: \([0-9]*\) .*/\1/p' "$tmpdir/hotplug.log")
 fi
 rm -rf "$tmpdir"
+# The figures of the run, for the report next to the result.
+figures=$(dmesg | grep "$MOD: stress: [0-9]* operations" | tail -n 1 |
+	sed -n 's/.*stress: \([0-9]*\) operations, \([0-9]*\) objects, \([0-9]*\) CPUs.*, \([0-9]*\) failed allocations.*/\1 ops, \2 objects, \3 CPUs, \4 failed allocations/p')
+figures="${figures:-no figures}, ${cycles:-0} hotplug cycles"
 if [ $rc -eq 0 ]; then
-	ok "$MOD stress"
+	ok "$MOD stress: $figures"
 	unload
 else
-	not_ok "$MOD stress"
+	not_ok "$MOD stress: $figures"
 fi
 
 # 4-6: objects held in the stress cache after kmem_cache_shrink()
