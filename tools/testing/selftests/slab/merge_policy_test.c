@@ -226,10 +226,10 @@ static void test_global(void)
 	}
 	if ((global_nomerge || debug_all) && links)
 		ksft_print_msg("%d alias links under %s\n", links,
-			       debug_all ? "slub_debug" : "slab_nomerge");
+			       debug_all ? "slub_debug or KASAN" : "slab_nomerge");
 	ksft_test_result(global_nomerge || debug_all ? !links && !bad : links > 0,
 			 "merge_global: policy %s, %d links\n",
-			 debug_all ? "slub_debug, no merging" :
+			 debug_all ? "slub_debug or KASAN, no merging" :
 			 global_nomerge ? "slab_nomerge" : "merge", links);
 }
 
@@ -287,7 +287,7 @@ static void test_others_merge(void)
 		ksft_test_result_skip("merge_others_merge: %s\n",
 				      !has_merge_attr ? "no per-cache merge policy (upstream)" :
 				      !list_given ? "no slab_nomerge=<list> given" :
-				      debug_all ? "slub_debug keeps all caches apart" :
+				      debug_all ? "slub_debug or KASAN keeps all caches apart" :
 				      "slab_nomerge in force");
 		return;
 	}
@@ -403,6 +403,11 @@ int main(void)
 			has_merge_attr = cache_merge_attr(entries[i].name, reason,
 							  sizeof(reason));
 	parse_cmdline();
+	/* Generic KASAN gives every cache SLAB_KASAN, which never merges. */
+	if (kernel_log_has("KernelAddressSanitizer initialized")) {
+		ksft_print_msg("generic KASAN is on, so caches do not merge\n");
+		debug_all = true;
+	}
 
 	test_global();
 	test_named_apart();

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sched.h>
+#include <sys/klog.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 
@@ -337,6 +338,24 @@ static inline long read_attr(const char *dir, const char *attr,
 	if (total >= 0)
 		buf[total] = '\0';
 	return total;
+}
+
+/* Does the kernel log (what the ring buffer still holds) contain @s? */
+static inline bool kernel_log_has(const char *s)
+{
+	int size = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
+	char *log = size > 0 ? malloc(size + 1) : NULL;
+	bool found = false;
+
+	if (log) {
+		size = klogctl(3, log, size);	/* SYSLOG_ACTION_READ_ALL */
+		if (size >= 0) {
+			log[size] = '\0';
+			found = strstr(log, s);
+		}
+		free(log);
+	}
+	return found;
 }
 
 /*
