@@ -4,8 +4,8 @@
 
 H := harness
 
-.PHONY: all check layouts shell tree kernel fastpath series series-check clean distclean \
-	help
+.PHONY: all check layouts bench shell tree kernel fastpath series series-check \
+	clean distclean help
 
 all:
 	@$(H)/main.sh
@@ -15,6 +15,9 @@ check:
 
 layouts:
 	@$(H)/layouts.sh
+
+bench:
+	@$(H)/bench.sh
 
 shell:
 	@$(H)/build.sh $(or $(PROFILE),series) && $(H)/kselftest.sh && \
@@ -41,7 +44,7 @@ series-check:
 clean:
 	rm -rf build/out build/src build/initramfs build/modules build/kselftest \
 		build/logs build/results.tsv build/series build/series-git \
-		build/series-check
+		build/series-check build/bench build/badinput.md
 
 distclean: clean
 	rm -rf build
@@ -50,6 +53,7 @@ help:
 	@echo "make            build the series, boot it, print the report"
 	@echo "make check      build, boot and run every test variant"
 	@echo "make layouts    compare both struct page layouts: fastpath code, reserved at MEM (8G)"
+	@echo "make bench      our allocator against upstream SLUB and SLAB: build/bench/report.md (QUICK=1: reduced)"
 	@echo "make shell      boot the series to an interactive shell"
 	@echo "make kernel     build one profile (PROFILE=series|series-aligned|pristine)"
 	@echo "make fastpath   disassemble and check the kmem_cache_alloc/free fastpaths"

@@ -29,7 +29,12 @@ series)
 pristine)
 	src=$base
 	;;
-*) die "profile $profile: unknown tree kind '$kind'" ;;
+*)
+	# The base plus harness/trees/<kind>.patch (bench-only trees).
+	[ -f "$REPO/harness/trees/$kind.patch" ] ||
+		die "profile $profile: unknown tree kind '$kind' (no harness/trees/$kind.patch)"
+	src=$(patched_tree "$kind")
+	;;
 esac
 
 out=$BUILD/out/$profile

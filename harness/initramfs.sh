@@ -63,5 +63,10 @@ if [ -x "$ks/run_kselftest.sh" ]; then
 	done
 fi
 
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$BUILD/initramfs/$profile.cpio.gz"
+# Reproducible: the same files give the same bytes (fixed times, sorted
+# names, no inode numbers), so that a boot under -icount does the same
+# work every time, down to the instruction.
+find "$root" -exec touch -h -d @1670716800 {} +
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible | gzip -1 -n) \
+	>"$BUILD/initramfs/$profile.cpio.gz"
 log "$profile: $(du -h "$BUILD/initramfs/$profile.cpio.gz" | cut -f1) initramfs"

@@ -72,3 +72,30 @@ base_tree() {
 base_version() {
 	make -s -C "$(base_tree)" kernelversion
 }
+
+# A copy of the base tree with harness/trees/NAME.patch applied, in
+# build/src/NAME; remade when the patch or the base changes.  Prints its
+# path.  The copy hard-links the base, so the patched files are replaced,
+# never written into.
+patched_tree() {
+	local name=$1 base tree patch stamp f
+	base=$(base_tree)
+	tree=$BUILD/src/$name
+	patch=$REPO/harness/trees/$name.patch
+	stamp="$base $(sha1sum <"$patch" | cut -c1-16)"
+	if [ "$(cat "$tree/.harness-patched" 2>/dev/null)" != "$stamp" ]; then
+		log "laying harness/trees/$name.patch onto a copy of the base" >&2
+		rm -rf "$tree"
+		mkdir -p "$BUILD/src"
+		cp -al "$base" "$tree" 2>/dev/null || cp -a "$base" "$tree"
+		rm -f "$tree/.harness-unpacked"
+		for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$patch"); do
+			rm -f "$tree/$f"
+			cp "$base/$f" "$tree/$f"
+		done
+		patch -p1 -d "$tree" -N -s --no-backup-if-mismatch -r - <"$patch" >&2 ||
+			die "harness/trees/$name.patch does not apply to the base"
+		echo "$stamp" >"$tree/.harness-patched"
+	fi
+	echo "$tree"
+}

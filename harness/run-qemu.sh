@@ -9,7 +9,10 @@
 #   -a ARGS     extra kernel command line
 #   -u SUITE    harness.suite= value (default check)
 #   -t SECONDS  hard timeout (default 600)
-#   -i          icount mode: -icount shift=0 (needs -s 1)
+#   -i          icount mode: -icount shift=0,sleep=off (needs -s 1): one
+#               guest ns per instruction, and idle time skipped rather
+#               than slept, and the RTC on the guest clock from a fixed
+#               date, so that a run does not depend on host time
 #   -I          interactive: console on the terminal, no log parsing
 # Exit 0 when the guest finished its suite; non-zero on a panic, a hang or
 # a boot that never reached userspace, after printing the last console lines.
@@ -29,7 +32,7 @@ while getopts "s:m:n:a:u:t:iI" o; do
 	a) extra=$OPTARG ;;
 	u) suite=$OPTARG ;;
 	t) tmo=$OPTARG ;;
-	i) icount="-icount shift=0" ;;
+	i) icount="-icount shift=0,sleep=off -rtc base=2022-12-11T00:00:00,clock=vm" ;;
 	I) interactive=1 ;;
 	*) die "bad option" ;;
 	esac

@@ -1,0 +1,553 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the rows of make bench (harness/bench.sh) into build/bench/report.md
+and PNG plots (gnuplot).
+
+results.tsv rows: measure variant run group key value
+  measure  icount (guest instructions), tcg (ns), mem (8 GiB boot)
+  variant  kernel name, +strategy or +nomerge for boot-time variants
+Every figure is a cost: lower is better.
+"""
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+
+KERNELS = ["ours-aligned", "ours-internal", "slub", "slub56", "slab"]
+LABEL = {
+    "ours-aligned": "ours aligned (64 B page)",
+    "ours-internal": "ours internal (56 B page)",
+    "slub": "SLUB",
+    "slub56": "SLUB 56 B page",
+    "slab": "SLAB",
+}
+SHORT = {"ours-aligned": "ours aligned", "ours-internal": "ours internal",
+         "slub": "SLUB", "slub56": "SLUB 56B", "slab": "SLAB"}
+OURS = "ours-internal"          # the default build of the series
+PEERS = ["slub", "slub56", "slab"]
+SIZES = [8, 64, 256, 1024, 4096]
+ALLOCN = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
+BULK = [1, 2, 3, 4, 8, 16, 30, 32, 34, 48, 64, 128, 158, 250]
+STRATS = ["", "+irqoff", "+bitlock", "+irqoff-bitlock"]
+STRAT_LABEL = {"": "lockless, cmpxchg (default)", "+irqoff": "irqoff, cmpxchg",
+               "+bitlock": "lockless, bitlock", "+irqoff-bitlock": "irqoff, bitlock"}
+
+
+def load(path):
+    data = defaultdict(list)    # (measure, variant, group, key) -> [(run, value)]
+    errors = []
+    with open(path) as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != 6:
+                continue
+            measure, variant, run, group, key, value = parts
+            if group == "error":
+                errors.append((measure, variant, run, key, value))
+                continue
+            try:
+                data[(measure, variant, group, key)].append((int(run), float(value)))
+            except ValueError:
+                pass
+    return data, errors
+
+
+class Bench:
+    def __init__(self, data):
+        self.data = data
+
+    def icount(self, variant, group, key, run=1):
+        for r, v in self.data.get(("icount", variant, group, str(key)), []):
+            if r == run:
+                return v
+        return None
+
+    def tcg(self, variant, group, key):
+        vals = [v for _, v in self.data.get(("tcg", variant, group, str(key)), [])]
+        if not vals:
+            return None
+        return statistics.median(vals), min(vals), max(vals), len(vals)
+
+    def mem(self, variant, group, key):
+        vals = [v for _, v in self.data.get(("mem", variant, group, str(key)), [])]
+        return vals[0] if vals else None
+
+
+def fmt(v, digits=1):
+    if v is None:
+        return "n/a"
+    return f"{v:,.{digits}f}"
+
+
+def fmt_tcg(t, digits=0):
+    if t is None:
+        return "n/a"
+    med, lo, hi, _ = t
+    return f"{med:,.{digits}f} ({lo:,.{digits}f}–{hi:,.{digits}f})"
+
+
+def ratio(ours, peers):
+    peers = [p for p in peers if p is not None]
+    if ours is None or not peers:
+        return None, None
+    best = min(peers)
+    return ours / best, best
+
+
+def verdict(ok):
+    if ok is None:
+        return "n/a"
+    return "yes" if ok else "**NO**"
+
+
+class Report:
+    def __init__(self, b, args):
+        self.b = b
+        self.args = args
+        self.out = []
+        self.shortfalls = []
+        # target name -> [(met, ratio to the reference)]
+        self.targets = defaultdict(list)
+        self.target_ref = {}
+
+    def p(self, s=""):
+        self.out.append(s)
+
+    def table(self, head, rows):
+        self.p("| " + " | ".join(head) + " |")
+        self.p("|" + "|".join([" --- "] * len(head)) + "|")
+        for r in rows:
+            self.p("| " + " | ".join(str(c) for c in r) + " |")
+        self.p()
+
+    # -- single-CPU (icount) groups with targets --
+
+    def icount_group(self, title, group, keys, keyname, target, short, ref):
+        """target(key, ours, slub_best, slab) -> (ok or None, text);
+        short names the target in the summary, ref(slub_best, slab) is
+        the figure its ratio is taken against."""
+        b = self.b
+        self.p(f"### {title}")
+        self.p()
+        head = [keyname] + [LABEL[k] for k in KERNELS] + \
+            ["ours / best peer", "internal / aligned", "target", "met"]
+        rows = []
+        for key in keys:
+            vals = {k: b.icount(k, group, key) for k in KERNELS}
+            ours = vals[OURS]
+            r, _ = ratio(ours, [vals[p] for p in PEERS])
+            lay = None
+            if ours is not None and vals["ours-aligned"]:
+                lay = ours / vals["ours-aligned"]
+            slub_best = min([vals[p] for p in ("slub", "slub56") if vals[p] is not None],
+                            default=None)
+            ok, text = target(key, ours, slub_best, vals["slab"])
+            lay_ok = lay is not None and lay <= 1.01
+            if ok is not None:
+                self.targets[short].append((ok, ours / ref(slub_best, vals["slab"])))
+                self.target_ref[short] = text
+            if lay is not None:
+                self.targets["internal layout within 1% of aligned (every single-CPU row)"].append(
+                    (lay_ok, lay))
+                self.target_ref["internal layout within 1% of aligned (every single-CPU row)"] = \
+                    "≤ 1.01× ours aligned"
+            if ok is False:
+                self.shortfalls.append(f"{title}, {keyname} {key}: ours {fmt(ours)} "
+                                       f"against {text} (SLUB {fmt(slub_best)}, SLAB {fmt(vals['slab'])})")
+            if lay is not None and not lay_ok:
+                self.shortfalls.append(f"{title}, {keyname} {key}: internal layout "
+                                       f"{fmt(ours)} is {100 * (lay - 1):.1f}% over aligned "
+                                       f"{fmt(vals['ours-aligned'])} (target within 1%)")
+            rows.append([key] + [fmt(vals[k]) for k in KERNELS] +
+                        [fmt(r, 2) + "×" if r else "n/a",
+                         (fmt(lay, 3) + ("" if lay_ok else " **over 1%**")) if lay else "n/a",
+                         text, verdict(ok)])
+        self.table(head, rows)
+
+    # -- the report --
+
+    def build(self):
+        a = self.args
+        b = self.b
+        cpu = "unknown"
+        try:
+            with open("/proc/cpuinfo") as f:
+                for line in f:
+                    if line.startswith("model name"):
+                        cpu = line.split(":", 1)[1].strip()
+                        break
+        except OSError:
+            pass
+        qemu = subprocess.run(["qemu-system-x86_64", "--version"], capture_output=True,
+                              text=True).stdout.splitlines()[0:1]
+        self.machine = f"{cpu}, {os.cpu_count()} host CPUs, no KVM; {qemu[0] if qemu else 'QEMU'} TCG"
+        self.p("# make bench report")
+        self.p()
+        self.p(f"Machine: {self.machine} (host {platform.node()}).  Guests: `-cpu qemu64,+cx16`.")
+        self.p()
+        self.p("Kernels: one base (Linux 6.1) and one config (harness/configs/base.config + "
+               "bench.config: no KUnit, no test code, SLAB_FREELIST_HARDENED=y and "
+               "SLAB_FREELIST_RANDOM=y everywhere, MEMCG off); only the allocator or "
+               "the struct page layout differs:")
+        self.p()
+        for k, d in [("ours-aligned", "the series, CONFIG_STRUCT_PAGE_ALIGNED (64-byte struct page)"),
+                     ("ours-internal", "the series, CONFIG_STRUCT_PAGE_INTERNAL_ALIGN, the default (56 bytes)"),
+                     ("slub", "upstream SLUB, pristine (64-byte aligned struct page, slab cmpxchg16b)"),
+                     ("slub56", "upstream SLUB without `select HAVE_ALIGNED_STRUCT_PAGE` "
+                      "(harness/trees/pristine-noalign.patch): 56-byte page, slab bit spinlock"),
+                     ("slab", "upstream SLAB")]:
+            self.p(f"- **{LABEL[k]}**: {d}.")
+        self.p()
+        self.p("Measures:")
+        self.p()
+        self.p("- **icount**: QEMU `-icount shift=0`, 1 vCPU, 512 MiB.  Figures are **guest "
+               "instructions per operation** (the TSC counts one tick per instruction; a "
+               "calibration loop of known length checks the ratio, and the cost of the clock "
+               "reads is subtracted).  Each figure is the cheapest of 7 repetitions after a "
+               "warm-up, and includes the benchmark loop itself (a few instructions).  The "
+               "caches are private to the benchmark (never merged), 256-byte objects unless "
+               "the table says otherwise; kmalloc uses the kmalloc caches.  \"ours / best peer\" is ours internal (the default) over the "
+               "lowest of SLUB, SLUB 56 B and SLAB.")
+        self.p(f"- **TCG**: plain QEMU TCG, 2 vCPUs, 512 MiB, kernels interleaved, {a.rounds} "
+               "rounds; figures are ns, **median (min–max)** over the rounds, each round the "
+               "cheapest of its repetitions.  Wall-clock time of an emulator on a shared "
+               "host: compare kernels, not absolute values.")
+        self.p("- **mem**: 8 GiB guest, 1 vCPU, TCG.")
+        self.p()
+        self.determinism()
+        self.p("## Single CPU, icount (guest instructions per operation)")
+        self.p()
+        slub_t = lambda f: (lambda key, o, s, sl: (
+            (None, "n/a") if o is None or s is None or sl is None else
+            (o <= f * s and o <= sl, f"≤ {f}× SLUB and ≤ SLAB")))
+        to_slub = lambda s, sl: s
+        to_slab = lambda s, sl: sl
+        self.icount_group("Fastpath pair: kmem_cache_alloc + kmem_cache_free", "fast",
+                          SIZES, "object size", slub_t(0.85),
+                          "fastpath pair kmem_cache (ratio to SLUB)", to_slub)
+        self.icount_group("Fastpath pair: kmalloc + kfree", "kmalloc", SIZES, "size",
+                          slub_t(0.85), "fastpath pair kmalloc (ratio to SLUB)", to_slub)
+        self.icount_group("Alloc N, then free N (256-byte cache), per object", "allocn",
+                          ALLOCN, "N",
+                          lambda key, o, s, sl: (None, "n/a") if o is None or sl is None
+                          else (o <= sl, "≤ SLAB"), "alloc N / free N (ratio to SLAB)",
+                          to_slab)
+        self.icount_group("Bulk alloc + free (kmem_cache_alloc_bulk/free_bulk, 256 bytes), "
+                          "per object", "bulk", BULK, "bulk size",
+                          lambda key, o, s, sl: (None, "—") if key < 16 else
+                          ((None, "n/a") if o is None or s is None else
+                           (o <= 0.8 * s, "≤ 0.8× SLUB")), "bulk ≥ 16 (ratio to SLUB)",
+                          to_slub)
+        self.strategies()
+        self.nomerge()
+        self.tcg()
+        self.dd()
+        self.memory()
+        self.summary()
+        return "\n".join(self.out) + "\n"
+
+    def determinism(self):
+        b = self.b
+        if self.args.passes < 2:
+            self.p("Determinism: one icount pass only (QUICK); run `make bench` for the check.")
+            self.p()
+            self.det = None
+            return
+        same = diff = 0
+        diffs = []
+        for (m, v, g, k), vals in b.data.items():
+            if m != "icount":
+                continue
+            d = dict(vals)
+            if 1 in d and 2 in d:
+                if d[1] == d[2]:
+                    same += 1
+                else:
+                    diff += 1
+                    diffs.append(f"{v} {g} {k}: {d[1]} vs {d[2]}")
+        self.det = (same, diff)
+        self.p(f"**Determinism** (icount, two consecutive passes): {same} of {same + diff} "
+               f"single-CPU figures identical (the dd workload and the Slab: figures included)" + ("." if not diff else
+                                                  f"; {diff} differ: " + "; ".join(diffs[:20]) + "."))
+        self.p()
+
+    def strategies(self):
+        b = self.b
+        self.p("### Boot-time strategies of our kernels (icount)")
+        self.p()
+        self.p("`slub_fastpath=lockless|irqoff` × `slub_pair=cmpxchg|bitlock`; "
+               "upstream SLUB for reference.")
+        self.p()
+        rows_def = [("fast", 64), ("fast", 256), ("kmalloc", 256), ("allocn", 64),
+                    ("allocn", 256), ("allocn", 4096), ("bulk", 16), ("bulk", 64),
+                    ("bulk", 128), ("bulk", 250), ("dd", self.args.dd)]
+        head = ["case"] + [f"{l} {STRAT_LABEL[s]}" for l in ("aligned", "internal")
+                           for s in STRATS] + ["SLUB"]
+        rows = []
+        for g, k in rows_def:
+            r = [f"{g} {k}"]
+            f = (lambda v: fmt(v / 1e6, 2) + " M" if v else "n/a") if g == "dd" else fmt
+            for o in ("ours-aligned", "ours-internal"):
+                for s in STRATS:
+                    r.append(f(b.icount(o + s, g, k)))
+            r.append(f(b.icount("slub", g, k)))
+            rows.append(r)
+        self.table(head, rows)
+
+    def nomerge(self):
+        b = self.b
+        self.p("### Bulk in a mergeable cache: default boot against slab_nomerge (icount, per object)")
+        self.p()
+        self.p("The other cases use private caches (SLAB_NOLEAKTRACE, never merged).  This one "
+               "creates its 256-byte cache with default flags, so it merges into kmalloc-256 "
+               "and shares its slabs with the rest of the kernel, unless the kernel boots with "
+               "`slab_nomerge`.")
+        self.p()
+        head = ["bulk size"] + [f"{SHORT[k]} {m}" for k in KERNELS for m in ("merged", "nomerge")]
+        rows = []
+        for n in BULK:
+            rows.append([n] + [fmt(b.icount(k + s, "bulkm", n)) for k in KERNELS
+                               for s in ("", "+nomerge")])
+        self.table(head, rows)
+
+    def tcg(self):
+        b = self.b
+        self.p("## TCG time (ns, median (min–max))")
+        self.p()
+        variants = KERNELS + [o + s for o in ("ours-aligned", "ours-internal") for s in STRATS[1:]]
+        variants = [v for v in variants if b.tcg(v, "mt", 2) or b.tcg(v, "fast", 64)]
+        head = ["kernel", "remote free (alloc cpu0, free cpu1), per object",
+                "all 2 vCPUs alloc+free, wall per pair", "fastpath pair 256",
+                "alloc-N 4096 per object", "bulk 64 per object"]
+        rows = []
+        for v in variants:
+            rows.append([v] + [fmt_tcg(b.tcg(v, g, k)) for g, k in
+                               (("remote", 256), ("mt", 2), ("fast", 256), ("allocn", 4096),
+                                ("bulk", 64))])
+        self.table(head, rows)
+        for g, k, what in (("remote", 256, "remote free"), ("mt", 2, "all-CPU throughput")):
+            o, s = b.tcg(OURS, g, k), b.tcg("slub", g, k)
+            if o and s:
+                ok = o[0] <= s[0]
+                overlap = o[1] <= s[2] and s[1] <= o[2]
+                self.targets[f"{what}, TCG median (ratio to SLUB)"].append((ok, o[0] / s[0]))
+                self.target_ref[f"{what}, TCG median (ratio to SLUB)"] = "≤ SLUB in ns (throughput ≥ SLUB)"
+                self.p(f"- {what}: ours internal {o[0]:,.0f} ns against SLUB {s[0]:,.0f} ns "
+                       f"(median): {'meets' if ok else '**misses**'} the target "
+                       f"(ours ≤ SLUB in cost, i.e. throughput ≥ SLUB)" +
+                       (f"; the min–max ranges ({o[1]:,.0f}–{o[2]:,.0f} against "
+                        f"{s[1]:,.0f}–{s[2]:,.0f}) overlap, so the order of the medians is "
+                        f"within run-to-run noise of TCG on a shared host." if overlap else "."))
+                if not ok:
+                    self.shortfalls.append(f"TCG {what}: ours {o[0]:,.0f} ns against SLUB "
+                                           f"{s[0]:,.0f} ns per op (median)")
+        self.p()
+
+    def dd(self):
+        b = self.b
+        a = self.args
+        self.p(f"## The seed's workload: dd of {a.dd} MiB of zeros into a ramfs file")
+        self.p()
+        head = ["kernel", "icount: guest instructions (M)", "TCG ms, median (min–max)"]
+        rows = []
+        for k in KERNELS:
+            ic = b.icount(k, "dd", a.dd)
+            t = b.tcg(k, "dd", a.dd)
+            t = tuple(x / 1e6 for x in t[:3]) + (t[3],) if t else None
+            rows.append([LABEL[k], fmt(ic / 1e6 if ic else None, 2), fmt_tcg(t, 1)])
+        self.table(head, rows)
+
+    def memory(self):
+        b = self.b
+        a = self.args
+        self.p("## Memory (8 GiB guest)")
+        self.p()
+        head = ["kernel", "boot reserved (KiB)", "Slab: after boot (KiB)",
+                "Slab: with the fixed workload (KiB)", f"Slab: after dd {a.mem_dd} MiB (KiB)"]
+        rows = []
+        for k in KERNELS:
+            rows.append([LABEL[k]] + [fmt(b.mem(k, "memory", x), 0) for x in
+                                      ("reserved_kb", "slab_boot_kb", "slab_module_kb",
+                                       "slab_dd_kb")])
+        self.table(head, rows)
+        self.p("Fixed workload (fragmentation): 8192 objects of each cache allocated, then "
+               "3 of every 4 freed; slab pages each cache still holds (own caches, never "
+               "merged: they have a constructor).")
+        self.p()
+        head = ["object size"] + [LABEL[k] for k in KERNELS] + ["ours / best peer"]
+        rows = []
+        for sz in (64, 192, 700, 2000):
+            vals = {k: b.mem(k, "frag", sz) for k in KERNELS}
+            r, _ = ratio(vals[OURS], [vals[p] for p in PEERS])
+            rows.append([sz] + [fmt(vals[k], 0) for k in KERNELS] +
+                        [fmt(r, 2) + "×" if r else "n/a"])
+        self.table(head, rows)
+
+    def target_table(self):
+        head = ["target", "goal", "rows met", "ours / reference (min–max over rows)"]
+        rows = []
+        for name, res in self.targets.items():
+            met = sum(1 for ok, _ in res if ok)
+            rs = [r for _, r in res]
+            rows.append([name, self.target_ref.get(name, ""), f"{met} of {len(res)}",
+                         f"{min(rs):.3f}–{max(rs):.3f}" if len(rs) > 1 else f"{rs[0]:.3f}"])
+        lines = ["| " + " | ".join(head) + " |", "|" + "|".join([" --- "] * len(head)) + "|"]
+        lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+        return "\n".join(lines) + "\n"
+
+    def summary(self):
+        self.p("## Targets")
+        self.p()
+        self.p("Ours is the internal layout (the default); the single-CPU rows are icount.")
+        self.p()
+        self.p(self.target_table())
+        if not self.shortfalls:
+            self.p("Every target is met on this run.")
+        else:
+            self.p("Where we fall short on this run:")
+            self.p()
+            for s in self.shortfalls:
+                self.p(f"- {s}")
+        self.p()
+
+    def headline_table(self):
+        """The short table for README.md."""
+        b = self.b
+        rows = []
+        spec = [("fastpath pair kmem_cache_alloc/free, 64 B", "fast", 64),
+                ("fastpath pair kmem_cache_alloc/free, 256 B", "fast", 256),
+                ("fastpath pair kmalloc/kfree, 256 B", "kmalloc", 256),
+                ("alloc 4096 then free 4096, per object", "allocn", 4096),
+                ("bulk 16, per object", "bulk", 16),
+                ("bulk 64, per object", "bulk", 64),
+                ("bulk 250, per object", "bulk", 250)]
+        for what, g, k in spec:
+            vals = {x: b.icount(x, g, k) for x in KERNELS}
+            r, _ = ratio(vals[OURS], [vals[p] for p in PEERS])
+            rows.append([what + " (icount insns)"] + [fmt(vals[x]) for x in KERNELS] +
+                        [fmt(r, 2) + "×" if r else "n/a"])
+        for what, g, k in (("remote free, per object", "remote", 256),
+                           ("both vCPUs alloc+free, per pair", "mt", 2)):
+            vals = {x: b.tcg(x, g, k) for x in KERNELS}
+            r, _ = ratio(vals[OURS][0] if vals[OURS] else None,
+                         [vals[p][0] for p in PEERS if vals[p]])
+            rows.append([what + " (TCG ns, median)"] +
+                        [fmt(vals[x][0], 0) if vals[x] else "n/a" for x in KERNELS] +
+                        [fmt(r, 2) + "×" if r else "n/a"])
+        vals = {x: b.icount(x, "dd", self.args.dd) for x in KERNELS}
+        r, _ = ratio(vals[OURS], [vals[p] for p in PEERS])
+        rows.append([f"dd {self.args.dd} MiB to ramfs (icount M insns)"] +
+                    [fmt(vals[x] / 1e6 if vals[x] else None, 2) for x in KERNELS] +
+                    [fmt(r, 3) + "×" if r else "n/a"])
+        vals = {x: b.mem(x, "memory", "reserved_kb") for x in KERNELS}
+        r, _ = ratio(vals[OURS], [vals[p] for p in PEERS])
+        rows.append(["boot reserved, 8 GiB guest (KiB)"] + [fmt(vals[x], 0) for x in KERNELS] +
+                    [fmt(r, 3) + "×" if r else "n/a"])
+        head = ["case"] + [LABEL[k] for k in KERNELS] + ["ours / best peer"]
+        lines = ["| " + " | ".join(head) + " |", "|" + "|".join([" --- "] * len(head)) + "|"]
+        lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+        return "\n".join(lines) + "\n"
+
+
+def gnuplot(script, outdir):
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, cwd=outdir, check=True,
+                       capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        err = getattr(e, "stderr", "") or str(e)
+        print(f"bench-report: gnuplot failed: {err}", file=sys.stderr)
+
+
+def plots(b, outdir, args):
+    style = "set terminal pngcairo size 900,560 font 'sans,10'\nset grid\nset key top left\n"
+    # Bulk: Jesper Brouer's plot, cost per object against bulk size.
+    with open(os.path.join(outdir, "bulk.dat"), "w") as f:
+        f.write("# n " + " ".join(KERNELS) + "\n")
+        for n in BULK:
+            f.write(f"{n} " + " ".join(fmt(b.icount(k, 'bulk', n), 1).replace(",", "")
+                                       .replace("n/a", "NaN") for k in KERNELS) + "\n")
+    lines = ", ".join(f"'bulk.dat' using 1:{i + 2} with linespoints title '{LABEL[k]}'"
+                      for i, k in enumerate(KERNELS))
+    gnuplot(style + "set output 'bulk.png'\nset logscale x 2\n"
+            "set title 'kmem\\_cache\\_alloc\\_bulk + free\\_bulk, 256-byte objects (QEMU -icount, 1 vCPU)'\n"
+            "set xlabel 'bulk size (objects)'\nset ylabel 'guest instructions per object'\n"
+            "set yrange [0:*]\nset xtics (1,2,4,8,16,32,64,128,250)\n"
+            f"plot {lines}\n", outdir)
+    # Fastpath by object size.
+    with open(os.path.join(outdir, "fastpath.dat"), "w") as f:
+        f.write("# size " + " ".join(f"{k}-cache {k}-kmalloc" for k in KERNELS) + "\n")
+        for sz in SIZES:
+            vals = []
+            for k in KERNELS:
+                for g in ("fast", "kmalloc"):
+                    vals.append(fmt(b.icount(k, g, sz), 1).replace(",", "").replace("n/a", "NaN"))
+            f.write(f"{sz} " + " ".join(vals) + "\n")
+    lines = []
+    for i, k in enumerate(KERNELS):
+        lines.append(f"'fastpath.dat' using 1:{2 * i + 2} with linespoints lc {i + 1} dt 1 "
+                     f"title '{LABEL[k]} kmem\\_cache'")
+        lines.append(f"'fastpath.dat' using 1:{2 * i + 3} with linespoints lc {i + 1} dt 2 "
+                     f"title '{LABEL[k]} kmalloc'")
+    gnuplot(style + "set output 'fastpath.png'\nset logscale x 2\nset key outside right\n"
+            "set title 'alloc + free pair by object size (QEMU -icount, 1 vCPU)'\n"
+            "set xlabel 'object size (bytes)'\nset ylabel 'guest instructions per pair'\n"
+            "set yrange [0:*]\nset xrange [6:5500]\nset xtics (8,64,256,1024,4096)\n"
+            f"plot {', '.join(lines)}\n", outdir)
+    # Memory: reserved and Slab: on the 8 GiB guest, MiB.
+    with open(os.path.join(outdir, "memory.dat"), "w") as f:
+        f.write("# kernel reserved slab_boot slab_module slab_dd (MiB)\n")
+        for k in KERNELS:
+            vals = [b.mem(k, "memory", x) for x in
+                    ("reserved_kb", "slab_boot_kb", "slab_module_kb", "slab_dd_kb")]
+            f.write(f"\"{SHORT[k]}\" " + " ".join("NaN" if v is None else f"{v / 1024:.2f}"
+                                                 for v in vals) + "\n")
+    gnuplot("set terminal pngcairo size 1000,480 font 'sans,10'\nset grid ytics\n"
+            "set output 'memory.png'\nset multiplot layout 1,2 title 'Memory on an 8 GiB guest'\n"
+            "set style data histograms\nset style histogram clustered gap 1\n"
+            "set style fill solid 0.8 border -1\nset yrange [0:*]\nset xtics scale 0 rotate by -20\n"
+            "set key off\nset title 'boot Memory: reserved'\nset ylabel 'MiB'\n"
+            "plot 'memory.dat' using 2:xtic(1) lc 1\n"
+            "set key outside bottom center horizontal\nset title 'Slab: in /proc/meminfo'\n"
+            "plot 'memory.dat' using 3:xtic(1) title 'after boot' lc 2, "
+            "'' using 4 title 'fixed workload' lc 3, "
+            f"'' using 5 title 'after dd {args.mem_dd} MiB' lc 4\nunset multiplot\n", outdir)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("results")
+    ap.add_argument("outdir")
+    ap.add_argument("--quick", type=int, default=0)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--passes", type=int, default=2)
+    ap.add_argument("--dd", type=int, default=128)
+    ap.add_argument("--mem-dd", type=int, default=1024)
+    args = ap.parse_args()
+    data, errors = load(args.results)
+    b = Bench(data)
+    rep = Report(b, args)
+    text = rep.build()
+    if errors:
+        text += "## Errors\n\n" + "".join(f"- {m} {v} run {r}: {k} ({val})\n"
+                                         for m, v, r, k, val in errors) + "\n"
+    text += "## Plots\n\n![bulk](bulk.png)\n\n![fastpath](fastpath.png)\n\n![memory](memory.png)\n"
+    plots(b, args.outdir, args)
+    with open(os.path.join(args.outdir, "report.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(args.outdir, "headline.md"), "w") as f:
+        f.write(rep.headline_table())
+    with open(os.path.join(args.outdir, "targets.md"), "w") as f:
+        f.write(rep.target_table())
+    print(rep.headline_table())
+    if rep.det:
+        print(f"icount passes: {rep.det[0]} of {sum(rep.det)} single-CPU figures identical")
+    if rep.shortfalls:
+        print(f"{len(rep.shortfalls)} target(s) missed; see the report")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

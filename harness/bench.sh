@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: our allocator against upstream SLUB and SLAB, side by side.
+#
+# Five kernels from the same base and config (profiles bench-* in
+# profiles.conf: base + bench.config), only the allocator or the struct
+# page layout differing, each booted under QEMU to run harness/modules/
+# slab_bench (the guest side is the "bench" suite of harness/guest/init):
+#
+#   icount  -icount shift=0, 1 vCPU: single-CPU costs in guest
+#           instructions per operation, deterministic.  Run twice
+#           (ICOUNT_PASSES), and the two passes are compared.  Also the
+#           boot-time strategies of our kernels and slab_nomerge for bulk.
+#   tcg     plain TCG, 2 vCPUs: every kernel and strategy once per round,
+#           interleaved (A B C A B C ...), ROUNDS rounds; the report gives
+#           median and min-max.  Remote free and all-CPU throughput.
+#   mem     8 GiB, 1 vCPU: the boot "Memory:" line, Slab: of /proc/meminfo
+#           after boot, after the module's workload and after a dd to
+#           ramfs, and slab pages per cache of a fixed workload.
+#
+# QUICK=1: one icount pass, 3 TCG rounds of the five kernels without the
+# strategies.  ROUNDS= and ICOUNT_PASSES= override.  Output:
+# build/bench/report.md, build/bench/*.png, build/bench/results.tsv (raw).
+# A progress line per kernel and case group; console logs in build/logs/
+# console-bench-<measure>-<variant>-<run>.log.
+set -eu
+STAGE=bench
+. "$(dirname "$0")/lib.sh"
+
+quick=${QUICK:-0}
+[ "$quick" = 0 ] || quick=1
+rounds=${ROUNDS:-$([ $quick = 1 ] && echo 3 || echo 7)}
+passes=${ICOUNT_PASSES:-$([ $quick = 1 ] && echo 1 || echo 2)}
+out=$BUILD/bench
+res=$out/results.tsv
+
+# name:profile, ours first.
+kernels="ours-aligned:bench-aligned ours-internal:bench-internal slub:bench-slub slub56:bench-slub56 slab:bench-slab"
+# Boot-time strategies of our kernels (the default, lockless + cmpxchg,
+# is the plain kernel).
+strategies="irqoff:slub_fastpath=irqoff bitlock:slub_pair=bitlock irqoff-bitlock:slub_fastpath=irqoff,slub_pair=bitlock"
+single_cases=calib,fast,kmalloc,allocn,bulk,bulkm
+tcg_cases=calib,fast,kmalloc,allocn,bulk,remote,mt
+dd_mib=128		# guests of 512 MiB
+mem_dd_mib=1024		# the 8 GiB guest
+
+"$REPO/harness/deps.sh"
+for k in $kernels; do
+	"$REPO/harness/build.sh" "${k#*:}"
+	"$REPO/harness/initramfs.sh" "${k#*:}"
+done
+mkdir -p "$out"
+rm -f "$out"/*.png "$out"/report.md
+: >"$res"
+
+# One boot.  usage: bench_boot MEASURE VARIANT PROFILE RUN CMDLINE QEMU-OPTS...
+# Appends "measure variant run group key value" rows to results.tsv and
+# prints a progress line per case group.
+bench_boot() {
+	local measure=$1 variant=$2 profile=$3 run=$4 cmdline=$5
+	shift 5
+	local clog=$LOGS/console-bench-$measure-$variant-$run.log t0 rows
+	t0=$(date +%s)
+	if ! "$REPO/harness/run-qemu.sh" "$profile" "$clog" -u bench -a "$cmdline" "$@"; then
+		log "$measure $variant run $run: boot failed (log: ${clog#$REPO/})"
+		printf '%s\t%s\t%s\terror\tboot\t%s\n' "$measure" "$variant" "$run" "${clog#$REPO/}" >>"$res"
+		return 0
+	fi
+	rows=$(sed -n \
+		-e 's/^BENCH: slab_bench: result \([a-z]*\) \([0-9]*\) \([0-9.]*\)$/\1\t\2\t\3/p' \
+		-e 's/^BENCH: slab_bench: calib icount .*ticks_per_insn=\([0-9.]*\) overhead=\([0-9]*\)$/calib\tticks_per_insn\t\1\ncalib\toverhead\t\2/p' \
+		-e 's/^BENCH: memory Memory: .* \([0-9]*\)K reserved.*/memory\treserved_kb\t\1/p' \
+		-e 's/^BENCH: \(slab_[a-z]*_kb\) \([0-9]*\)$/memory\t\1\t\2/p' \
+		-e 's/^BENCH: dd mib=\([0-9]*\) ns=\([0-9]*\)$/dd\t\1\t\2/p' \
+		-e 's/^BENCH: frag bench_frag_\([0-9]*\) .* pages=\([0-9]*\)$/frag\t\1\t\2/p' \
+		"$clog")
+	if grep -q '^BENCH: error\|slab_bench: end ret=[^0]' "$clog"; then
+		log "$measure $variant run $run: the benchmark failed (log: ${clog#$REPO/})"
+		printf '%s\t%s\t%s\terror\tmodule\t%s\n' "$measure" "$variant" "$run" "${clog#$REPO/}" >>"$res"
+	fi
+	[ -n "$rows" ] && echo "$rows" | sed "s/^/$measure\t$variant\t$run\t/" >>"$res"
+	echo "$rows" | awk -F'\t' -v pre="$measure $variant run $run" -v s=$(($(date +%s) - t0)) '
+		$1 != "calib" { if (!($1 in line)) order[n++] = $1; line[$1] = line[$1] " " $2 "=" $3 }
+		END { for (i = 0; i < n; i++) printf "%s: %s:%s\n", pre, order[i], line[order[i]]
+		      printf "%s: %ds\n", pre, s }' |
+		while read -r l; do log "$l"; done
+}
+
+# The variants of one measure: "variant profile cmdline-extra".
+main_variants() {
+	for k in $kernels; do
+		echo "${k%%:*} ${k#*:} -"
+	done
+}
+
+strategy_variants() {
+	local k s
+	for k in $kernels; do
+		case $k in ours-*) ;; *) continue ;; esac
+		for s in $strategies; do
+			echo "${k%%:*}+${s%%:*} ${k#*:} ${s#*:}"
+		done
+	done
+}
+
+nomerge_variants() {
+	for k in $kernels; do
+		echo "${k%%:*}+nomerge ${k#*:} slab_nomerge"
+	done
+}
+
+args() {
+	# The strategy lists use commas so that a variant stays one word.
+	[ "$1" = - ] && return
+	echo "$1" | tr ',' ' '
+}
+
+log "icount: $passes pass(es), 1 vCPU, 512M, -icount shift=0"
+for pass in $(seq 1 "$passes"); do
+	{
+		main_variants
+		strategy_variants
+	} | while read -r v p x; do
+		bench_boot icount "$v" "$p" "$pass" \
+			"harness.bench_mode=icount harness.bench_cases=$single_cases harness.bench_dd=$dd_mib $(args "$x")" \
+			-i -s 1 -m 512M -t 600
+	done
+	nomerge_variants | while read -r v p x; do
+		bench_boot icount "$v" "$p" "$pass" \
+			"harness.bench_mode=icount harness.bench_cases=calib,bulkm $(args "$x")" \
+			-i -s 1 -m 512M -t 600
+	done
+done
+
+log "tcg: $rounds interleaved rounds, 2 vCPUs, 512M"
+for round in $(seq 1 "$rounds"); do
+	{
+		main_variants
+		[ $quick = 1 ] || strategy_variants
+	} | while read -r v p x; do
+		bench_boot tcg "$v" "$p" "$round" \
+			"harness.bench_mode=tcg harness.bench_cases=$tcg_cases harness.bench_dd=$dd_mib $(args "$x")" \
+			-s 2 -m 512M -t 600
+	done
+done
+
+log "mem: 8G, 1 vCPU"
+main_variants | while read -r v p x; do
+	bench_boot mem "$v" "$p" 1 \
+		"harness.bench_mode=tcg harness.bench_cases=frag harness.bench_dd=$mem_dd_mib" \
+		-s 1 -m 8G -t 900
+done
+
+"$REPO/harness/bench-report.py" "$res" "$out" --quick "$quick" --rounds "$rounds" \
+	--passes "$passes" --dd "$dd_mib" --mem-dd "$mem_dd_mib"
+log "report: ${out#$REPO/}/report.md"
