@@ -4,14 +4,20 @@
 
 H := harness
 
-.PHONY: all check layouts bench shell tree kernel fastpath series series-check \
-	clean distclean help
+.PHONY: all check check-full badinput layouts bench shell tree kernel fastpath \
+	series series-check clean distclean help
 
 all:
 	@$(H)/main.sh
 
 check:
 	@$(H)/check.sh
+
+check-full:
+	@FULL=1 $(H)/check.sh
+
+badinput:
+	@$(H)/badinput.sh
 
 layouts:
 	@$(H)/layouts.sh
@@ -52,6 +58,8 @@ distclean: clean
 help:
 	@echo "make            build the series, boot it, print the report"
 	@echo "make check      build, boot and run every test variant"
+	@echo "make check-full also the long stress, KCSAN and the bad-input suite"
+	@echo "make badinput   misuses of the slab API, upstream SLUB against the series"
 	@echo "make layouts    compare both struct page layouts: fastpath code, reserved at MEM (8G)"
 	@echo "make bench      our allocator against upstream SLUB and SLAB: build/bench/report.md (QUICK=1: reduced)"
 	@echo "make shell      boot the series to an interactive shell"

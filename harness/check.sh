@@ -3,7 +3,8 @@
 # make check: build every profile that variants.conf uses, boot every
 # variant, run KUnit and the kselftests in it, and summarise.
 #
-# VARIANTS="a b" limits the run to the named variants.
+# VARIANTS="a b" limits the run to the named variants; FULL=1 (make
+# check-full) adds those of variants-full.conf.
 set -eu
 STAGE=check
 . "$(dirname "$0")/lib.sh"
@@ -13,7 +14,11 @@ base=$(base_tree)
 version=$(base_version)
 log "base tree: Linux $version ($base)"
 
-variants=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/harness/variants.conf")
+# make check-full (FULL=1) adds the heaviest variants.
+vfiles=$REPO/harness/variants.conf
+[ "${FULL:-0}" = 1 ] && vfiles="$vfiles $REPO/harness/variants-full.conf"
+# shellcheck disable=SC2086
+variants=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' $vfiles)
 if [ -n "${VARIANTS:-}" ]; then
 	variants=$(echo "$variants" | awk -v want=" $VARIANTS " 'index(want, " " $1 " ")')
 	[ -n "$variants" ] || die "no variant matches VARIANTS='$VARIANTS'"
@@ -50,6 +55,10 @@ for p in $profiles; do
 done
 echo "$variants" | while read -r name profile vcpus mem numa extra; do
 	opts=(-s "$vcpus" -m "$mem" -u check)
+	# harness.timeout=N on a variant's command line raises the boot's
+	# hard timeout (run-qemu.sh -t, 600 s by default).
+	tmo=$(echo "$extra" | sed -n 's/.*harness\.timeout=\([0-9]*\).*/\1/p')
+	[ -n "$tmo" ] && opts+=(-t "$tmo")
 	[ "$numa" != "-" ] && opts+=(-n "$numa")
 	[ -n "$extra" ] && opts+=(-a "$extra")
 	what="$vcpus vCPUs, $mem"

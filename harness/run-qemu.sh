@@ -43,7 +43,9 @@ initrd=$BUILD/initramfs/$profile.cpio.gz
 [ -f "$kernel" ] || die "$kernel missing: build profile $profile first"
 [ -f "$initrd" ] || die "$initrd missing: run initramfs.sh $profile first"
 
-append="console=ttyS0 panic=-1 oops=panic loglevel=4 harness.suite=$suite"
+# loglevel=5: warnings reach the console too, where the splat scanner
+# looks for them (WARN and lockdep reports are KERN_WARNING).
+append="console=ttyS0 panic=-1 oops=panic loglevel=5 harness.suite=$suite"
 [ -n "$numa" ] && append="$append numa=fake=$numa"
 [ -n "$extra" ] && append="$append $extra"
 

@@ -1465,14 +1465,16 @@ static struct kmem_cache *bad_cache(const char *name)
  * The observations are printed as errors so that a quiet console, all
  * that is left of a kernel that dies, still shows them.
  */
-static void bad_probe(struct kmem_cache *s, const void *victim)
+static void bad_probe(struct kmem_cache *s, const void *victim, bool wild)
 {
 	void *a = kmem_cache_alloc(s, GFP_KERNEL);
 	void *b = kmem_cache_alloc(s, GFP_KERNEL);
+	bool bad = (a && a == b) || (wild && (a == victim || b == victim));
 
-	pr_err("badinput %s: then allocated %s%s\n", badcase,
+	pr_err("badinput %s: then allocated %s%s%s\n", badcase,
 		a && a == b ? "the same object twice" : "two distinct objects",
-		a == victim || b == victim ? ", one of them the misused one" : "");
+		a == victim || b == victim ? ", one of them the misused one" : "",
+		bad ? ": CORRUPT" : "");
 	/* Not freed: after a misuse, freeing them could be a misuse too. */
 }
 
@@ -1482,7 +1484,7 @@ static void bad_double_free(struct kmem_cache *s)
 
 	kmem_cache_free(s, p);
 	kmem_cache_free(s, p);
-	bad_probe(s, p);
+	bad_probe(s, p, false);
 }
 
 static void bad_invalid_free(struct kmem_cache *s)
@@ -1490,7 +1492,8 @@ static void bad_invalid_free(struct kmem_cache *s)
 	u8 *p = kmem_cache_alloc(s, GFP_KERNEL);
 
 	kmem_cache_free(s, p + 8);
-	bad_probe(s, p + 8);
+	/* p + 8 is no object: handing it out is corruption. */
+	bad_probe(s, p + 8, true);
 }
 
 static void bad_cross_cache_free(struct kmem_cache *s)
@@ -1501,8 +1504,8 @@ static void bad_cross_cache_free(struct kmem_cache *s)
 	if (!p)
 		return;
 	kmem_cache_free(s, p);
-	bad_probe(s, p);
-	bad_probe(other, p);
+	bad_probe(s, p, false);
+	bad_probe(other, p, false);
 }
 
 static void bad_write_after_free(struct kmem_cache *s)
@@ -1513,7 +1516,7 @@ static void bad_write_after_free(struct kmem_cache *s)
 	kasan_disable_current();
 	memset(p, 0x55, BAD_SIZE);
 	kasan_enable_current();
-	bad_probe(s, p);
+	bad_probe(s, p, false);
 }
 
 static void bad_redzone(struct kmem_cache *s)
@@ -1545,7 +1548,8 @@ static void bad_corrupt_freeptr(struct kmem_cache *s)
 		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
 		pr_err("badinput %s: allocation %u returned %s\n", badcase, i,
 			!objs[i] ? "NULL" : objs[i] == p ? "the overwritten object" :
-			virt_addr_valid(objs[i]) ? "an object" : "a wild pointer");
+			virt_addr_valid(objs[i]) ? "an object" :
+			"a wild pointer: CORRUPT");
 	}
 }
 
