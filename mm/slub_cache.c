@@ -226,8 +226,19 @@ static unsigned int slot_layout(struct kmem_cache *cache, slab_flags_t flags)
 bool slub_cache_layout(struct kmem_cache *cache)
 {
 	slab_flags_t flags = cache->flags;
-	unsigned int size = slot_layout(cache, flags);
+	unsigned int size;
 	int order;
+
+	/*
+	 * kmem_cache_create() checks the size only with DEBUG_VM: a zero
+	 * size would divide by zero below, one near 4 GiB overflow the
+	 * slot size.  No object bigger than the largest slab is possible.
+	 * Refused; kmem_cache_create() reports it.
+	 */
+	if (!cache->object_size ||
+	    cache->object_size > (PAGE_SIZE << (MAX_ORDER - 1)))
+		return false;
+	size = slot_layout(cache, flags);
 
 	/* slub_debug=O: no debug metadata where it raises the minimum order. */
 	if ((flags & SLAB_DEBUG_METADATA) && slub_debug_higher_order_off() &&
