@@ -33,10 +33,10 @@ outcome() {
 	# Only what follows the misuse: the series' boot-time KUnit suites
 	# print reports of their own on purpose.
 	line=$(sed -e '1,/^HARNESS: badinput-begin/d' -e 's/^\[ *[0-9.]*\] //' "$clog" | grep -m1 -E \
-		'^BUG [^ ]+ \(|^kernel BUG at|^BUG: |^general protection fault|^WARNING:|^SLUB [^ ]+: |^kmem_cache_destroy |^kmem_cache_create|^Oops' || true)
+		'^BUG [^ ]+ \(|^kernel BUG at|^BUG: |^general protection fault|^divide error|^invalid opcode|^WARNING:|^SLUB [^ ]+: |^kmem_cache_destroy |^kmem_cache_create|^Oops' || true)
 	case "$line" in
 	"") ;;
-	"BUG: "*|"general protection fault"*|"Oops"*)
+	"BUG: "*|"general protection fault"*|"divide error"*|"invalid opcode"*|"Oops"*)
 		report="oops: $(echo "${line#BUG: }" | cut -c1-50)" ;;
 	"kernel BUG at"*) report="kernel BUG at ${line#kernel BUG at }" ;;
 	"BUG "*) report="slab report: ${line#*): }" ;;
