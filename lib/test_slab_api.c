@@ -1472,9 +1472,9 @@ static void bad_probe(struct kmem_cache *s, const void *victim, bool wild)
 	bool bad = (a && a == b) || (wild && (a == victim || b == victim));
 
 	pr_err("badinput %s: then allocated %s%s%s\n", badcase,
-		a && a == b ? "the same object twice" : "two distinct objects",
-		a == victim || b == victim ? ", one of them the misused one" : "",
-		bad ? ": CORRUPT" : "");
+	       a && a == b ? "the same object twice" : "two distinct objects",
+	       a == victim || b == victim ? ", one of them the misused one" : "",
+	       bad ? ": CORRUPT" : "");
 	/* Not freed: after a misuse, freeing them could be a misuse too. */
 }
 
@@ -1547,9 +1547,9 @@ static void bad_corrupt_freeptr(struct kmem_cache *s)
 	for (i = 0; i < ARRAY_SIZE(objs); i++) {
 		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
 		pr_err("badinput %s: allocation %u returned %s\n", badcase, i,
-			!objs[i] ? "NULL" : objs[i] == p ? "the overwritten object" :
-			virt_addr_valid(objs[i]) ? "an object" :
-			"a wild pointer: CORRUPT");
+		       !objs[i] ? "NULL" : objs[i] == p ? "the overwritten object" :
+		       virt_addr_valid(objs[i]) ? "an object" :
+		       "a wild pointer: CORRUPT");
 	}
 }
 
@@ -1566,7 +1566,7 @@ static void bad_create_absurd(struct kmem_cache *s)
 	static const struct {
 		const char *what;
 		unsigned int size, align;
-	} cases[] = {
+	} tries[] = {
 		{ "size 0", 0, 0 },
 		{ "size 4 GiB - 1", UINT_MAX, 0 },
 		{ "size 2 GiB", 1U << 31, 0 },
@@ -1576,11 +1576,11 @@ static void bad_create_absurd(struct kmem_cache *s)
 	struct kmem_cache *c;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		c = kmem_cache_create("tsa_bad_absurd", cases[i].size,
-				      cases[i].align, 0, NULL);
-		pr_err("badinput %s: %s: %s\n", badcase, cases[i].what,
-			c ? "created" : "refused");
+	for (i = 0; i < ARRAY_SIZE(tries); i++) {
+		c = kmem_cache_create("tsa_bad_absurd", tries[i].size,
+				      tries[i].align, 0, NULL);
+		pr_err("badinput %s: %s: %s\n", badcase, tries[i].what,
+		       c ? "created" : "refused");
 		kmem_cache_destroy(c);
 	}
 }
@@ -1590,11 +1590,11 @@ static void bad_kmalloc_sizes(struct kmem_cache *s)
 	void *p = kmalloc(0, GFP_KERNEL);
 
 	pr_err("badinput %s: kmalloc(0) returned %s\n", badcase,
-		p == ZERO_SIZE_PTR ? "ZERO_SIZE_PTR" : p ? "memory" : "NULL");
+	       p == ZERO_SIZE_PTR ? "ZERO_SIZE_PTR" : p ? "memory" : "NULL");
 	kfree(p);
 	p = kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL);
 	pr_err("badinput %s: kmalloc(KMALLOC_MAX_SIZE + 1) returned %s\n",
-		badcase, p ? "memory" : "NULL");
+	       badcase, p ? "memory" : "NULL");
 	kfree(p);
 }
 
@@ -1652,7 +1652,7 @@ static int __init test_slab_api_init(void)
 	} else if (!strcmp(phase, "debug")) {
 		ret = run_debug();
 	} else if (!strcmp(phase, "badinput")) {
-		return run_badinput();
+		ret = run_badinput();
 	} else {
 		pr_err("unknown phase '%s' (basic, bulk, stress, debug or badinput)\n",
 		       phase);

@@ -51,7 +51,7 @@ echo "TAP version 13"
 [ -d $SLAB ] || skip_all "$SLAB absent: not SLUB"
 [ -e $SLAB/kmalloc-64/sanity_checks ] ||
 	skip_all "no sanity_checks file: kernel without CONFIG_SLUB_DEBUG"
-mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
 echo "1..$NTESTS"
 
 # ---- what slub_debug= asks for ----
@@ -310,6 +310,8 @@ fi
 if [ $status = 0 ] && [ ! -e $SLAB/$CACHE ]; then
 	ok "report destroyed: module ran, cache destroyed clean, kernel alive"
 else
-	not_ok "report destroyed: modprobe status $status, $SLAB/$CACHE $([ -e $SLAB/$CACHE ] && echo left || echo gone)"
+	left=gone
+	[ -e $SLAB/$CACHE ] && left=left
+	not_ok "report destroyed: modprobe status $status, $SLAB/$CACHE $left"
 fi
 [ $failed = 0 ]

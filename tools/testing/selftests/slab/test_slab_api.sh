@@ -203,8 +203,11 @@ if [ -n "$hp_pid" ]; then
 fi
 rm -rf "$tmpdir"
 # The figures of the run, for the report next to the result.
+num='\([0-9]*\)'
+pat=".*stress: $num operations, $num objects, $num CPUs.*, $num failed allocations.*"
+rep='\1 ops, \2 objects, \3 CPUs, \4 failed allocations'
 figures=$(dmesg | grep "$MOD: stress: [0-9]* operations" | tail -n 1 |
-	sed -n 's/.*stress: \([0-9]*\) operations, \([0-9]*\) objects, \([0-9]*\) CPUs.*, \([0-9]*\) failed allocations.*/\1 ops, \2 objects, \3 CPUs, \4 failed allocations/p')
+	sed -n "s/$pat/$rep/p")
 figures="${figures:-no figures}, ${cycles:-0} hotplug cycles"
 if [ $rc -eq 0 ]; then
 	ok "$MOD stress: $figures"
