@@ -207,7 +207,8 @@ else
 		fi
 	done
 	if [ $bad = 0 ]; then
-		ok "metadata: slab_size holds red zones and tracks of $(echo $dcaches | wc -w) debug caches"
+		nd=$(echo $dcaches | wc -w)
+		ok "metadata: slab_size holds red zones and tracks of $nd debug caches"
 	else
 		not_ok "metadata: $bad debug caches too small for their metadata"
 	fi
@@ -302,8 +303,9 @@ else
 	has "poison: write after free found by validate" \
 		"BUG $CACHE \(.*\): Poison overwritten"
 	# Upstream words it by the slab's count when no other object is in use.
+	upstream_words="Slab has 0 allocated objects but 1 are to be freed"
 	has "double_free: refused" \
-		"BUG $CACHE \(.*\): (Object already free|Slab has 0 allocated objects but 1 are to be freed)"
+		"BUG $CACHE \(.*\): (Object already free|$upstream_words)"
 	has "tracking: alloc and free sites shown" \
 		"Freed in .*\[$MOD\] age=[0-9]+ cpu=[0-9]+ pid=[0-9]+"
 fi

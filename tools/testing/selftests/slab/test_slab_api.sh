@@ -185,7 +185,8 @@ if [ "$INJECT" != 0 ]; then
 		echo 0 >$FAILSLAB/verbose
 		echo "$INJECT" >$FAILSLAB/probability
 		inject_arg="inject=1"
-		echo "# failslab: $INJECT% of the stress threads' allocations fail in the middle third"
+		echo "# failslab: $INJECT% of the stress threads' allocations fail" \
+			"in the middle third"
 	else
 		echo "# TSA_INJECT=$INJECT but no $FAILSLAB: no fault injection"
 	fi
