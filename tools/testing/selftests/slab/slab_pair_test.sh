@@ -21,37 +21,15 @@
 #   SPT_SECONDS  minimum stress run time in seconds (default 3)
 #   SPT_OPS      minimum stress operations (default 200000)
 
+. "$(dirname "$0")/tap.sh"
+
 MOD=test_slab_api
 PAIR=/sys/kernel/debug/slab_pair
-KSFT_SKIP=4
 
 SECONDS_=${SPT_SECONDS:-3}
 OPS=${SPT_OPS:-200000}
 
 NTESTS=6
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $*"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n $*"
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n $* # SKIP"
-}
-
-skip_all() {
-	echo "1..0 # SKIP $*"
-	exit $KSFT_SKIP
-}
 
 echo "TAP version 13"
 

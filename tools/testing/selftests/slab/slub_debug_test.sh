@@ -16,35 +16,13 @@
 # The same checks pass on upstream SLUB; kernels without SLUB debugging
 # skip.  POSIX sh; runs under busybox ash.
 
+. "$(dirname "$0")/tap.sh"
+
 SLAB=/sys/kernel/slab
 TRACES=/sys/kernel/debug/slab
 MOD=test_slab_api
 CACHE=test_slab_api_debug
-KSFT_SKIP=4
 NTESTS=11
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $*"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n $*"
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n $* # SKIP"
-}
-
-skip_all() {
-	echo "1..0 # SKIP $*"
-	exit $KSFT_SKIP
-}
 
 echo "TAP version 13"
 [ "$(id -u)" -eq 0 ] || skip_all "must be run as root"

@@ -17,9 +17,10 @@
 #                in the middle third of the stress (default 0: none);
 #                needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS
 
+. "$(dirname "$0")/tap.sh"
+
 MOD=test_slab_api
 CACHE=test_slab_api_stress
-KSFT_SKIP=4
 
 SECONDS_=${TSA_SECONDS:-10}
 OPS=${TSA_OPS:-1000000}
@@ -30,24 +31,6 @@ INJECT=${TSA_INJECT:-0}
 FAILSLAB=/sys/kernel/debug/failslab
 
 NTESTS=6
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $*"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n $*"
-}
-
-skip_all() {
-	echo "1..0 # SKIP $*"
-	exit $KSFT_SKIP
-}
 
 echo "TAP version 13"
 
