@@ -35,6 +35,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
@@ -1154,6 +1155,89 @@ static int churn_thread_fn(void *arg)
 	return 0;
 }
 
+/*
+ * Allocations from hardirq and softirq context during the stress: a
+ * pinned hrtimer of each kind per cpu allocates and frees a few objects
+ * of the cache the stress threads use, so that interrupts arrive while
+ * a task on the same cpu is in the middle of an allocator fastpath (the
+ * array front end's nesting fallback).
+ */
+#define IRQ_STRESS_NS	(1000 * NSEC_PER_USEC)
+#define IRQ_STRESS_OBJS	4
+
+struct irq_stresser {
+	struct hrtimer hard;
+	struct hrtimer soft;
+	bool started;
+};
+
+static DEFINE_PER_CPU(struct irq_stresser, irq_stressers);
+static atomic_long_t irq_allocs, irq_failures;
+static bool irq_stress_on;
+
+static enum hrtimer_restart irq_stress_fn(struct hrtimer *timer)
+{
+	void *objs[IRQ_STRESS_OBJS];
+	unsigned int i, n = 0;
+
+	if (!READ_ONCE(irq_stress_on))
+		return HRTIMER_NORESTART;
+	for (i = 0; i < IRQ_STRESS_OBJS; i++) {
+		objs[n] = kmem_cache_alloc(noctor_cache, GFP_ATOMIC | __GFP_NOWARN);
+		if (!objs[n]) {
+			atomic_long_inc(&irq_failures);
+			continue;
+		}
+		memset(objs[n], 0x5a, NOCTOR_SIZE);
+		n++;
+	}
+	atomic_long_add(n, &irq_allocs);
+	while (n)
+		kmem_cache_free(noctor_cache, objs[--n]);
+	hrtimer_forward_now(timer, ns_to_ktime(IRQ_STRESS_NS));
+	return HRTIMER_RESTART;
+}
+
+static void irq_stress_start_cpu(void *unused)
+{
+	struct irq_stresser *is = this_cpu_ptr(&irq_stressers);
+
+	hrtimer_init(&is->hard, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	is->hard.function = irq_stress_fn;
+	hrtimer_init(&is->soft, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_SOFT);
+	is->soft.function = irq_stress_fn;
+	is->started = true;
+	hrtimer_start(&is->hard, ns_to_ktime(IRQ_STRESS_NS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	hrtimer_start(&is->soft, ns_to_ktime(IRQ_STRESS_NS / 2),
+		      HRTIMER_MODE_REL_PINNED_SOFT);
+}
+
+static void irq_stress_start(void)
+{
+	atomic_long_set(&irq_allocs, 0);
+	atomic_long_set(&irq_failures, 0);
+	WRITE_ONCE(irq_stress_on, true);
+	on_each_cpu(irq_stress_start_cpu, NULL, 1);
+}
+
+/* Timers of cpus that went offline have moved on: cancel them all. */
+static void irq_stress_stop(void)
+{
+	struct irq_stresser *is;
+	int cpu;
+
+	WRITE_ONCE(irq_stress_on, false);
+	for_each_possible_cpu(cpu) {
+		is = per_cpu_ptr(&irq_stressers, cpu);
+		if (!is->started)
+			continue;
+		hrtimer_cancel(&is->hard);
+		hrtimer_cancel(&is->soft);
+		is->started = false;
+	}
+}
+
 static unsigned long stress_ops_so_far(void)
 {
 	unsigned long sum = 0;
@@ -1296,6 +1380,7 @@ static int run_stress(void)
 	for (i = 0; i < nr_threads; i++)
 		wake_up_process(threads[i].task);
 	wake_up_process(churn_task);
+	irq_stress_start();
 
 	for (;;) {
 		msleep(100);
@@ -1318,6 +1403,7 @@ static int run_stress(void)
 		}
 	}
 	WRITE_ONCE(stress_inject_now, false);
+	irq_stress_stop();
 	WRITE_ONCE(stress_stop, true);
 
 	for (i = 0; i < nr_threads; i++)
@@ -1368,6 +1454,10 @@ static int run_stress(void)
 			ret = -ENOMEM;
 	}
 	CHECK(caches_created, "stress: no cache created by the churn thread");
+	pr_info("stress: %ld objects allocated and freed in hardirq and softirq context, %ld failed\n",
+		atomic_long_read(&irq_allocs), atomic_long_read(&irq_failures));
+	CHECK(atomic_long_read(&irq_allocs),
+	      "stress: no allocation from interrupt context");
 
 	if (!ret && hold && !atomic_long_read(&checks_failed))
 		ret = stress_hold();

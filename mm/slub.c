@@ -21,6 +21,10 @@
  *           are split between pcpu->freelist (owned by the cpu, lockless)
  *           and the slab freelist (objects freed by other cpus).
  * node      struct kmem_cache_node: per-NUMA-node list of partial slabs.
+ * array     (array front end, mm/slub_array.c) a stack of free objects:
+ *           each cpu has a loaded array (pcpu->array) and a spare.
+ * depot     per node, kn->depot: lists of full and empty arrays, at most
+ *           DEPOT_MAX of each.
  *
  * Locks, outermost first
  * ----------------------
@@ -31,6 +35,14 @@
  *                  slab_mutex, once nothing can run there (slub_cpu_dead).
  *                  No page is freed and no other cache is entered under
  *                  it: slabs a cpu lets go are unfrozen after unlocking.
+ * pcpu->array_held flag, not a lock: with preemption off the taker finds it
+ *                  clear and sets it (array_take()), then owns pcpu->array
+ *                  and pcpu->spare until it clears it.  An interrupt that
+ *                  finds it set takes the freelist path; one that came
+ *                  before it was set has finished before the taker reads
+ *                  the arrays.  A lockdep trylock.  Held, it may take the
+ *                  locks below; pcpu->lock is never held while taking it.
+ * kn->depot.lock   spinlock (irqsave), leaf: the depot lists and counts.
  * kn->list_lock    spinlock (irqsave): kn->partial, kn->nr_partial, and the
  *                  transitions of unfrozen slabs onto and off that list.
  *                  For debug caches also kn->full and every change of
@@ -61,6 +73,20 @@
  * that node's list.  The objects on pcpu->freelist count as in use in
  * their (frozen) slab.
  *
+ * Array front end (slub_frontend=array): the per-cpu arrays sit in
+ * front of all of the above, which serve as their source and sink.
+ *   array state   where                 objects
+ *   loaded        pcpu->array           0..size, popped and pushed
+ *   spare         pcpu->spare           0..size, swapped with loaded
+ *   refilling     the refiller's hands  0, pcpu->spare NULL meanwhile
+ *   depot full    kn->depot.full        size
+ *   depot empty   kn->depot.empty       0
+ * Objects in arrays count as in use in their slabs (they are off every
+ * freelist), as those on pcpu->freelist do, so /proc/slabinfo and the
+ * sysfs object counts show them as active.  Only objects of this cpu's
+ * node, not from pfmemalloc slabs and not KFENCE's enter an array; cpu
+ * partial lists are off for array caches, so no object is cached twice.
+ *
  * Debug caches (any SLAB_DEBUG_FLAGS) never get a cpu slab: both
  * fastpaths find nothing and hand them to mm/slub_debug.c, whose slabs
  * are never frozen and sit on kn->partial (free objects) or kn->full.
@@ -83,6 +109,13 @@
  *                 frozen = 1, with or without taking its freelist.
  * unfreeze        slab pair: (prior, cnt) -> (cpu list ++ prior, frozen = 0).
  * debug caches    none: slab_pair_set() under kn->list_lock.
+ * array alloc,    none: plain loads and stores to the held arrays, seen by
+ * array free      this cpu only; clearing pcpu->array_held publishes them.
+ * array refill    the whole cpu freelist, or a slab's, per commit (above);
+ *                 the refiller stays on its cpu (migrate_disable()) so the
+ *                 spare goes back where it came from.
+ * array flush     objects grouped by slab, one free commit per group.
+ * depot moves     under kn->depot.lock: one array for one of the other kind.
  * Every change of pcpu->freelist or pcpu->slab outside the fastpath bumps
  * pcpu->tid before pcpu->lock is released (bulk allocation bumps it once
  * for the whole batch), so a fastpath that was preempted or interrupted
@@ -104,6 +137,16 @@
  *   kn->nr_partial == |kn->partial|
  *   nr_slabs(kn) == slabs of the node, total_objects(kn) == their slots
  *                   (CONFIG_SLUB_DEBUG only)
+ *   0 <= array->count <= array->size == cache->array_size
+ *   kn->depot.nr_full == |full| <= DEPOT_MAX, likewise nr_empty
+ *   every array object is allocated in its slab: counted in inuse, and
+ *                   on no freelist
+ * Per cache at most cpus * 2 * array_size + nodes * DEPOT_MAX *
+ * array_size objects sit in arrays; a cpu or depot that did not need its
+ * slow path for two reap intervals (2 s each) is emptied, and shrinking,
+ * memory offline, cpu hot-unplug and cache destroy empty them at once.
+ * The flush of per-cpu state runs as a work item on each cpu, in task
+ * context.
  */
 
 #include <linux/mm.h>
@@ -128,11 +171,13 @@
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
 #include <linux/jump_label.h>
+#include <linux/workqueue.h>
 #include <trace/events/kmem.h>
 
 #include "internal.h"
 #include "slab.h"
 #include "slub_internal.h"
+#include "slub_array.h"
 
 /*
  * The fast paths rely on c->lock disabling interrupts, so that no fastpath
@@ -440,6 +485,7 @@ static void node_init(struct kmem_cache_node *kn)
 	spin_lock_init(&kn->list_lock);
 	kn->nr_partial = 0;
 	INIT_LIST_HEAD(&kn->partial);
+	array_depot_init(&kn->depot);
 #ifdef CONFIG_SLUB_DEBUG
 	atomic_long_set(&kn->nr_slabs, 0);
 	atomic_long_set(&kn->total_objects, 0);
@@ -1149,8 +1195,12 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *cache,
 	obj = kfence_alloc(cache, orig_size, gfp);
 	if (unlikely(obj))
 		goto out;
-	obj = cpu_alloc_fast(cache, gfp, node, addr);
-	obj_wipe_freeptr(cache, obj);
+	/* Array objects have no free pointer: it was never written. */
+	if (!static_branch_unlikely(&slub_arrays) || node != NUMA_NO_NODE ||
+	    !array_alloc_fast(cache, gfp, addr, &obj)) {
+		obj = cpu_alloc_fast(cache, gfp, node, addr);
+		obj_wipe_freeptr(cache, obj);
+	}
 	init = slab_want_init_on_alloc(gfp, cache);
 out:
 	slab_post_alloc_hook(cache, objcg, gfp, 1, &obj, init);
@@ -1391,6 +1441,9 @@ static __always_inline void slab_free_one(struct kmem_cache *cache,
 	memcg_slab_free_hook(cache, slab, &x, 1);
 	if (unlikely(obj_free_hooks(cache, x, want_wipe(cache, x))))
 		return;
+	if (static_branch_unlikely(&slub_arrays) &&
+	    array_free_fast(cache, slab, x))
+		return;
 	do_slab_free(cache, slab, x, x, 1, addr);
 }
 
@@ -1432,6 +1485,7 @@ struct bulk_group {
 	void *head;
 	void *tail;
 	int cnt;
+	bool hooks;	/* run the free hooks: not yet run for these objects */
 };
 
 /* Scan a few entries past a foreign object before closing a group. */
@@ -1439,9 +1493,11 @@ struct bulk_group {
 
 static void bulk_group_add(struct bulk_group *g, void *obj)
 {
-	memcg_slab_free_hook(g->cache, g->slab, &obj, 1);
-	if (obj_free_hooks(g->cache, obj, want_wipe(g->cache, obj)))
-		return;
+	if (g->hooks) {
+		memcg_slab_free_hook(g->cache, g->slab, &obj, 1);
+		if (obj_free_hooks(g->cache, obj, want_wipe(g->cache, obj)))
+			return;
+	}
 	obj_set_next(g->cache, obj, g->head);
 	g->head = obj;
 	if (!g->tail)
@@ -1453,10 +1509,12 @@ static void bulk_group_add(struct bulk_group *g, void *obj)
  * Starting from the end of p[0..size), collect the last object and the
  * other objects of its slab into @g, clearing their entries.  Objects
  * that need no slab commit (large kmalloc, KFENCE) are freed directly.
+ * Without @hooks the objects are known to be @cache's, none of them
+ * KFENCE's, and their free hooks have run (array objects).
  * Returns the number of entries still to look at.
  */
 static size_t bulk_group_build(struct kmem_cache *cache, size_t size, void **p,
-			       struct bulk_group *g)
+			       struct bulk_group *g, bool hooks)
 {
 	unsigned int misses = 0;
 	struct folio *folio;
@@ -1464,6 +1522,7 @@ static size_t bulk_group_build(struct kmem_cache *cache, size_t size, void **p,
 	size_t i;
 
 	memset(g, 0, sizeof(*g));
+	g->hooks = hooks;
 	do {
 		obj = p[--size];
 	} while (!obj && size);
@@ -1472,7 +1531,9 @@ static size_t bulk_group_build(struct kmem_cache *cache, size_t size, void **p,
 	p[size] = NULL;
 
 	folio = virt_to_folio(obj);
-	if (!cache) {
+	if (!hooks) {
+		g->cache = cache;
+	} else if (!cache) {
 		if (unlikely(!folio_test_slab(folio))) {
 			free_large_kmalloc(folio, obj);
 			return size;
@@ -1483,7 +1544,7 @@ static size_t bulk_group_build(struct kmem_cache *cache, size_t size, void **p,
 		if (!g->cache)
 			return size;
 	}
-	if (is_kfence_address(obj)) {
+	if (hooks && is_kfence_address(obj)) {
 		memcg_slab_free_hook(g->cache, folio_slab(folio), &obj, 1);
 		if (!obj_free_hooks(g->cache, obj, false))
 			__kfence_free(obj);
@@ -1507,6 +1568,57 @@ static size_t bulk_group_build(struct kmem_cache *cache, size_t size, void **p,
 	return size;
 }
 
+/* Objects gathered for one push onto an array. */
+#define BULK_ARRAY_BATCH	32
+
+static void bulk_push(struct kmem_cache *cache, void **objs, size_t n)
+{
+	size_t done = array_free_bulk(cache, n, objs);
+
+	if (done < n)
+		slub_objects_return(cache, objs + done, n - done);
+}
+
+/*
+ * kmem_cache_free_bulk() for a cache with arrays: run the free hooks of
+ * the objects the arrays accept and push them in batches.  The others
+ * move to the front of @p, their hooks not run; returns how many.
+ */
+static size_t bulk_free_to_arrays(struct kmem_cache *cache, size_t size,
+				  void **p)
+{
+	void *batch[BULK_ARRAY_BATCH];
+	size_t i, kept = 0, n = 0;
+	struct kmem_cache *owner;
+	struct slab *slab;
+	void *x;
+
+	for (i = 0; i < size; i++) {
+		x = p[i];
+		if (!x)
+			continue;
+		owner = cache_from_obj(cache, x);
+		if (!owner)
+			continue;
+		slab = virt_to_slab(x);
+		if (owner != cache || !slab || !array_accepts(slab, x)) {
+			p[kept++] = x;
+			continue;
+		}
+		memcg_slab_free_hook(cache, slab, &x, 1);
+		if (obj_free_hooks(cache, x, want_wipe(cache, x)))
+			continue;
+		batch[n++] = x;
+		if (n == BULK_ARRAY_BATCH) {
+			bulk_push(cache, batch, n);
+			n = 0;
+		}
+	}
+	if (n)
+		bulk_push(cache, batch, n);
+	return kept;
+}
+
 /**
  * kmem_cache_free_bulk - free several objects
  * @cache: the cache, or NULL when the objects come from kmalloc (kfree_bulk)
@@ -1519,8 +1631,10 @@ void kmem_cache_free_bulk(struct kmem_cache *cache, size_t size, void **p)
 {
 	struct bulk_group g;
 
+	if (static_branch_unlikely(&slub_arrays) && cache && cache->array_size)
+		size = bulk_free_to_arrays(cache, size, p);
 	while (size) {
-		size = bulk_group_build(cache, size, p, &g);
+		size = bulk_group_build(cache, size, p, &g, true);
 		if (g.cnt)
 			do_slab_free(g.cache, g.slab, g.head, g.tail, g.cnt,
 				     _RET_IP_);
@@ -1528,9 +1642,41 @@ void kmem_cache_free_bulk(struct kmem_cache *cache, size_t size, void **p)
 }
 EXPORT_SYMBOL(kmem_cache_free_bulk);
 
-/* Bulk allocation from the cpu freelist; returns the objects taken. */
+/**
+ * slub_objects_return - give objects whose free hooks have run to their slabs
+ * @cache: their cache
+ * @p: the objects, none of them KFENCE's; the entries are cleared
+ * @n: how many
+ *
+ * Objects of one slab are committed together, as kmem_cache_free_bulk().
+ */
+void slub_objects_return(struct kmem_cache *cache, void **p, size_t n)
+{
+	struct bulk_group g;
+
+	while (n) {
+		n = bulk_group_build(cache, n, p, &g, false);
+		if (g.cnt)
+			do_slab_free(cache, g.slab, g.head, g.tail, g.cnt, 0);
+	}
+}
+
+/**
+ * slub_free_freelist - free one object through the freelist front end
+ * @cache: its cache
+ * @obj: the object, its free hooks already run
+ */
+void slub_free_freelist(struct kmem_cache *cache, void *obj)
+{
+	do_slab_free(cache, virt_to_slab(obj), obj, obj, 1, 0);
+}
+
+/*
+ * Bulk allocation from the cpu freelist; returns the objects taken.
+ * KFENCE may stand in for some of them, unless they are for an array.
+ */
 static size_t bulk_alloc_cpu(struct kmem_cache *cache, gfp_t flags,
-			     size_t size, void **p)
+			     size_t size, void **p, bool kfence)
 {
 	struct kmem_cache_cpu *pcpu;
 	unsigned long irqflags;
@@ -1539,7 +1685,8 @@ static size_t bulk_alloc_cpu(struct kmem_cache *cache, gfp_t flags,
 
 	local_lock_irqsave(&cache->cpu_slab->lock, irqflags);
 	for (i = 0; i < size; i++) {
-		obj = kfence_alloc(cache, cache->object_size, flags);
+		obj = kfence ? kfence_alloc(cache, cache->object_size, flags) :
+			NULL;
 		if (unlikely(obj)) {
 			p[i] = obj;
 			continue;
@@ -1563,6 +1710,41 @@ static size_t bulk_alloc_cpu(struct kmem_cache *cache, gfp_t flags,
 	pcpu->tid = tid_next(pcpu->tid);
 	local_unlock_irqrestore(&cache->cpu_slab->lock, irqflags);
 	return i;
+}
+
+/**
+ * slub_objects_take - take objects from the slabs for an array
+ * @cache: the cache
+ * @gfp: allocation flags
+ * @n: how many are wanted
+ * @p: where to store them
+ *
+ * Whole slab freelists at a time, through this cpu's slab.  No hooks run
+ * and no KFENCE object is among them.
+ *
+ * Return: how many were taken, possibly fewer than @n, 0 without memory.
+ */
+size_t slub_objects_take(struct kmem_cache *cache, gfp_t gfp, size_t n,
+			 void **p)
+{
+	return bulk_alloc_cpu(cache, gfp, n, p, false);
+}
+
+/**
+ * slub_alloc_freelist - allocate one object through the freelist front end
+ * @cache: the cache
+ * @gfp: allocation flags
+ * @addr: caller, for the tracks of debug caches
+ *
+ * Return: the object, or NULL.
+ */
+void *slub_alloc_freelist(struct kmem_cache *cache, gfp_t gfp,
+			  unsigned long addr)
+{
+	void *obj = cpu_alloc_fast(cache, gfp, NUMA_NO_NODE, addr);
+
+	obj_wipe_freeptr(cache, obj);
+	return obj;
 }
 
 /* Debug caches: one checked object at a time. */
@@ -1604,10 +1786,16 @@ int kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t flags, size_t size,
 	if (unlikely(!cache))
 		return 0;
 
-	if (slub_debug_cache(cache))
+	if (slub_debug_cache(cache)) {
 		done = bulk_alloc_debug(cache, flags, size, p, _RET_IP_);
-	else
-		done = bulk_alloc_cpu(cache, flags, size, p);
+	} else {
+		done = 0;
+		if (static_branch_unlikely(&slub_arrays) && cache->array_size)
+			done = array_alloc_bulk(cache, size, p);
+		if (done < size)
+			done += bulk_alloc_cpu(cache, flags, size - done,
+					       p + done, true);
+	}
 	if (likely(done == size)) {
 		slab_post_alloc_hook(cache, objcg, flags, size, p,
 				     slab_want_init_on_alloc(flags, cache));
@@ -1638,40 +1826,108 @@ static void cpu_state_release(struct kmem_cache *cache, struct slab *slab,
 	cpu_partial_unfreeze_all(cache, partial);
 }
 
-static void cpu_flush_ipi(void *info)
+/* Give back this cpu's arrays, cpu slab and cpu partial slabs. */
+static void cpu_flush_local(struct kmem_cache *cache)
 {
-	struct kmem_cache *cache = info;
 	struct slab *slab, *partial;
 	unsigned long flags;
 	void *head;
 
+	array_drain_local(cache);
 	local_lock_irqsave(&cache->cpu_slab->lock, flags);
 	slab = cpu_detach(this_cpu_ptr(cache->cpu_slab), &head, &partial);
 	local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
 	cpu_state_release(cache, slab, head, partial);
 }
 
-static bool cpu_has_slabs(int cpu, void *info)
+static bool cpu_has_state(int cpu, void *info)
 {
 	struct kmem_cache *cache = info;
 	struct kmem_cache_cpu *pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
 
-	return READ_ONCE(pcpu->slab) || cpu_partial_peek(pcpu);
+	return READ_ONCE(pcpu->slab) || cpu_partial_peek(pcpu) ||
+	       array_cpu_has_objects(cache, cpu);
+}
+
+/* Before workqueues exist: by IPI (no cache has arrays yet). */
+static void cpu_flush_ipi(void *info)
+{
+	cpu_flush_local(info);
+}
+
+/*
+ * The flush runs on each cpu as a work item: in task context, so that
+ * unfreezing, page freeing and the memcg kfree() stay out of hardirq
+ * context, and no array can be held halfway through a fastpath there.
+ * One flush at a time (slub_flush_mutex) uses the per-cpu items.
+ */
+struct slub_flush_work {
+	struct work_struct work;
+	struct kmem_cache *cache;
+	bool queued;
+};
+
+static DEFINE_PER_CPU(struct slub_flush_work, slub_flush_works);
+static DEFINE_MUTEX(slub_flush_mutex);
+static struct workqueue_struct *slub_flush_wq;
+
+static void cpu_flush_work(struct work_struct *work)
+{
+	struct slub_flush_work *fw = container_of(work, struct slub_flush_work,
+						  work);
+
+	cpu_flush_local(fw->cache);
+}
+
+/**
+ * slub_flush_cpus_locked - give back the per-cpu state of some cpus
+ * @cache: the cache
+ * @cpus: the cpus, NULL for all
+ *
+ * Queues the flush on each of @cpus that holds something and waits for
+ * it.  The caller holds cpus_read_lock(), so that no cpu is skipped for
+ * being half gone (offline, its CPUHP_SLUB_DEAD callback not run yet).
+ */
+void slub_flush_cpus_locked(struct kmem_cache *cache, const struct cpumask *cpus)
+{
+	struct slub_flush_work *fw;
+	unsigned int cpu;
+
+	lockdep_assert_cpus_held();
+	if (!slub_flush_wq) {
+		on_each_cpu_cond(cpu_has_state, cpu_flush_ipi, cache, 1);
+		return;
+	}
+	mutex_lock(&slub_flush_mutex);
+	for_each_online_cpu(cpu) {
+		fw = &per_cpu(slub_flush_works, cpu);
+		fw->queued = (!cpus || cpumask_test_cpu(cpu, cpus)) &&
+			     cpu_has_state(cpu, cache);
+		if (!fw->queued)
+			continue;
+		INIT_WORK(&fw->work, cpu_flush_work);
+		fw->cache = cache;
+		queue_work_on(cpu, slub_flush_wq, &fw->work);
+	}
+	for_each_online_cpu(cpu) {
+		fw = &per_cpu(slub_flush_works, cpu);
+		if (fw->queued)
+			flush_work(&fw->work);
+	}
+	mutex_unlock(&slub_flush_mutex);
 }
 
 static void flush_all_cpus_locked(struct kmem_cache *cache)
 {
-	lockdep_assert_cpus_held();
-	on_each_cpu_cond(cpu_has_slabs, cpu_flush_ipi, cache, 1);
+	slub_flush_cpus_locked(cache, NULL);
 }
 
 /**
- * slub_flush_all - return all per-cpu slabs of a cache to the node lists
+ * slub_flush_all - return all per-cpu objects and slabs of a cache
  * @cache: the cache
  *
- * Runs the flush on each cpu that holds slabs, by IPI, and waits for it.
- * Holding off cpu hotplug makes sure no cpu is skipped for being half
- * gone (offline, but its CPUHP_SLUB_DEAD callback not run yet).
+ * The cpu arrays and slabs go back to the slabs and node lists; the
+ * depots keep theirs.
  */
 void slub_flush_all(struct kmem_cache *cache)
 {
@@ -1689,6 +1945,7 @@ static int slub_cpu_dead(unsigned int dead_cpu)
 
 	mutex_lock(&slab_mutex);
 	list_for_each_entry(cache, &slab_caches, list) {
+		array_drain_dead(cache, dead_cpu);
 		slab = cpu_detach(per_cpu_ptr(cache->cpu_slab, dead_cpu), &head,
 				  &partial);
 		cpu_state_release(cache, slab, head, partial);
@@ -1880,6 +2137,7 @@ int __kmem_cache_create(struct kmem_cache *cache, slab_flags_t flags)
 		goto fail;
 	if (!cache_alloc_nodes(cache) || !cache_alloc_cpus(cache))
 		goto fail;
+	array_cache_create(cache);
 	if (slab_state < FULL)
 		return 0;
 	err = sysfs_slab_add(cache);
@@ -1914,6 +2172,7 @@ struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
 void __kmem_cache_release(struct kmem_cache *cache)
 {
 	cache_random_seq_destroy(cache);
+	array_cache_release(cache);
 	free_percpu(cache->cpu_slab);
 	cache->cpu_slab = NULL;
 	cache_free_nodes(cache);
@@ -1965,6 +2224,7 @@ int __kmem_cache_shutdown(struct kmem_cache *cache)
 
 	/* kmem_cache_destroy() holds cpus_read_lock(). */
 	flush_all_cpus_locked(cache);
+	array_depot_drain(cache);
 	for_each_kmem_cache_node(cache, node, kn) {
 		node_collect_empty(kn, &empty);
 		discard_list(cache, &empty);
@@ -1992,6 +2252,7 @@ static void cache_shrink_cpus_locked(struct kmem_cache *cache)
 	int node;
 
 	flush_all_cpus_locked(cache);
+	array_depot_drain(cache);
 	for_each_kmem_cache_node(cache, node, kn) {
 		node_collect_empty(kn, &empty);
 		discard_list(cache, &empty);
@@ -2027,7 +2288,7 @@ static struct kmem_cache * __init cache_bootstrap(struct kmem_cache *boot)
 	int node;
 
 	memcpy(cache, boot, kmem_cache->object_size);
-	cpu_flush_ipi(cache);
+	cpu_flush_local(cache);
 	for_each_kmem_cache_node(cache, node, kn) {
 		list_for_each_entry(slab, &kn->partial, slab_list)
 			slab->slab_cache = cache;
@@ -2089,9 +2350,10 @@ void __init kmem_cache_init(void)
 	freelist_random_init();
 
 	cpuhp_setup_state_nocalls(CPUHP_SLUB_DEAD, "slub:dead", NULL, slub_cpu_dead);
-	pr_info("SLUB engine (from scratch): %s cpu freelists, slab pair %s, struct page %zu bytes (%s), order %u-%u, min_objects %u, cpus %u, nodes %u\n",
+	pr_info("SLUB engine (from scratch): %s cpu freelists, slab pair %s, front end %s, struct page %zu bytes (%s), order %u-%u, min_objects %u, cpus %u, nodes %u\n",
 		slub_want_irqoff ? "irq-off" : "lockless",
 		slub_pair_cmpxchg_enabled() ? "cmpxchg16b" : "bit-locked",
+		slub_frontend_banner(),
 		sizeof(struct page),
 		IS_ENABLED(CONFIG_STRUCT_PAGE_INTERNAL_ALIGN) ?
 		"internal alignment" : "aligned",
@@ -2101,6 +2363,9 @@ void __init kmem_cache_init(void)
 
 void __init kmem_cache_init_late(void)
 {
+	slub_flush_wq = alloc_workqueue("slub_flush", WQ_MEM_RECLAIM, 0);
+	WARN_ON_ONCE(!slub_flush_wq);
+	array_init_late();
 }
 
 #ifdef CONFIG_SLUB_ENGINE_KUNIT_TEST

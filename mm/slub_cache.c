@@ -107,17 +107,19 @@ bool slub_pair_cmpxchg_enabled(void)
  * @cache: the cache
  * @buf: a page to write to
  *
- * Return: the length of "fastpath=<lockless|irqoff> pair=<cmpxchg|bitlock>",
- * or of "fastpath=none pair=list_lock" for a debug cache.
+ * Return: the length of "fastpath=<lockless|irqoff> pair=<cmpxchg|bitlock>
+ * frontend=<freelist|array>", or of "fastpath=none pair=list_lock
+ * frontend=freelist" for a debug cache.
  */
 ssize_t slub_sync_show(struct kmem_cache *cache, char *buf)
 {
 	if (slub_debug_cache(cache))
-		return sysfs_emit(buf, "fastpath=none pair=list_lock\n");
-	return sysfs_emit(buf, "fastpath=%s pair=%s\n",
+		return sysfs_emit(buf, "fastpath=none pair=list_lock frontend=freelist\n");
+	return sysfs_emit(buf, "fastpath=%s pair=%s frontend=%s\n",
 			  static_branch_unlikely(&slub_fastpath_irqoff) ?
 			  "irqoff" : "lockless",
-			  cache->pair_atomic ? "cmpxchg" : "bitlock");
+			  cache->pair_atomic ? "cmpxchg" : "bitlock",
+			  slub_frontend_show(cache));
 }
 
 /*
@@ -278,7 +280,8 @@ bool slub_cache_layout(struct kmem_cache *cache)
 int slub_cache_set_cpu_partial(struct kmem_cache *cache, unsigned int objs)
 {
 #ifdef CONFIG_SLUB_CPU_PARTIAL
-	if (objs && (cache->flags & SLAB_DEBUG_FLAGS))
+	/* Debug caches have none, array caches keep objects in arrays. */
+	if (objs && ((cache->flags & SLAB_DEBUG_FLAGS) || cache->array_size))
 		return -EINVAL;
 	WRITE_ONCE(cache->cpu_partial, objs);
 	/* Cpu partial slabs are about half full on average. */

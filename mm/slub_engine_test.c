@@ -43,14 +43,22 @@ struct kt_ctx {
 
 static struct kmem_cache *kt_cache_create(const char *name)
 {
+	struct kmem_cache *cache;
+
 	/*
 	 * A usercopy region keeps the cache from being merged with another
 	 * one; SLAB_NO_USER_FLAGS keeps slub_debug= from making it a debug
 	 * cache, which would bypass the cpu slabs these tests examine.
 	 */
-	return kmem_cache_create_usercopy(name, KT_OBJ_SIZE, 0,
-					  SLAB_NO_USER_FLAGS, 0, KT_OBJ_SIZE,
-					  NULL);
+	cache = kmem_cache_create_usercopy(name, KT_OBJ_SIZE, 0,
+					   SLAB_NO_USER_FLAGS, 0, KT_OBJ_SIZE,
+					   NULL);
+	/* These tests examine the freelist front end, whatever the boot's. */
+	if (cache && cache->array_size) {
+		array_cache_release(cache);
+		slub_cache_set_partial_limits(cache);
+	}
+	return cache;
 }
 
 static int kt_init(struct kunit *test)
@@ -711,7 +719,7 @@ static void kt_bulk_groups_by_slab(struct kunit *test)
 
 	size = nr;
 	while (size) {
-		size = bulk_group_build(cache, size, ctx->bulk, &g);
+		size = bulk_group_build(cache, size, ctx->bulk, &g, true);
 		if (!g.cnt)
 			continue;
 		groups++;

@@ -302,6 +302,7 @@ int slub_cache_set_cpu_partial(struct kmem_cache *cache, unsigned int objs);
 
 /* Engine services used by sysfs and debug code. */
 void slub_flush_all(struct kmem_cache *cache);
+void slub_flush_cpus_locked(struct kmem_cache *cache, const struct cpumask *cpus);
 unsigned long slub_count_partial(struct kmem_cache_node *kn,
 				 unsigned long *free_objs,
 				 unsigned long *used_objs);
@@ -309,6 +310,26 @@ unsigned long slub_node_slabs(struct kmem_cache_node *kn);
 unsigned long slub_node_objects(struct kmem_cache_node *kn);
 int slab_validate(struct kmem_cache *cache, struct slab *slab);
 ssize_t slub_sync_show(struct kmem_cache *cache, char *buf);
+
+/* Engine services for the array front end, mm/slub_array.c. */
+size_t slub_objects_take(struct kmem_cache *cache, gfp_t gfp, size_t n,
+			 void **p);
+void slub_objects_return(struct kmem_cache *cache, void **p, size_t n);
+void *slub_alloc_freelist(struct kmem_cache *cache, gfp_t gfp,
+			  unsigned long addr);
+void slub_free_freelist(struct kmem_cache *cache, void *obj);
+
+/* The array front end, mm/slub_array.c; fastpaths in mm/slub_array.h. */
+void array_depot_init(struct slub_depot *d);
+void array_cache_create(struct kmem_cache *cache);
+void array_cache_release(struct kmem_cache *cache);
+void array_drain_local(struct kmem_cache *cache);
+void array_drain_dead(struct kmem_cache *cache, unsigned int cpu);
+void array_depot_drain(struct kmem_cache *cache);
+bool array_cpu_has_objects(struct kmem_cache *cache, unsigned int cpu);
+void __init array_init_late(void);
+const char * __init slub_frontend_banner(void);
+const char *slub_frontend_show(struct kmem_cache *cache);
 bool slub_pair_cmpxchg_enabled(void);
 
 #ifdef CONFIG_SYSFS

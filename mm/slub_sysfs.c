@@ -105,6 +105,13 @@ static ssize_t sync_show(struct kmem_cache *cache, char *buf)
 }
 SLAB_ATTR_RO(sync);
 
+/* Objects per cpu array; 0 for the freelist front end. */
+static ssize_t array_size_show(struct kmem_cache *cache, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", cache->array_size);
+}
+SLAB_ATTR_RO(array_size);
+
 static ssize_t usersize_show(struct kmem_cache *cache, char *buf)
 {
 	return sysfs_emit(buf, "%u\n", cache->usersize);
@@ -455,6 +462,13 @@ static const char * const stat_file[NR_SLUB_STAT_ITEMS] = {
 	[CPU_PARTIAL_FREE] = "cpu_partial_free",
 	[CPU_PARTIAL_NODE] = "cpu_partial_node",
 	[CPU_PARTIAL_DRAIN] = "cpu_partial_drain",
+	[ARRAY_ALLOC] = "array_alloc",
+	[ARRAY_FREE] = "array_free",
+	[ARRAY_BUSY] = "array_busy",
+	[ARRAY_REFILL] = "array_refill",
+	[ARRAY_FLUSH] = "array_flush",
+	[ARRAY_DEPOT_GET] = "array_depot_get",
+	[ARRAY_DEPOT_PUT] = "array_depot_put",
 };
 
 /* Filled from stat_file[] by stat_attrs_init(); dispatched by index. */
@@ -549,6 +563,7 @@ static struct attribute *cache_attrs[] = {
 	&aliases_attr.attr,
 	&merge_attr.attr,
 	&sync_attr.attr,
+	&array_size_attr.attr,
 	&usersize_attr.attr,
 	&ctor_attr.attr,
 	&min_partial_attr.attr,

@@ -43,7 +43,36 @@ enum stat_item {
 	CPU_PARTIAL_FREE,	/* free parked a slab on the cpu partials */
 	CPU_PARTIAL_NODE,	/* node list slab parked on cpu partials */
 	CPU_PARTIAL_DRAIN,	/* cpu partials spilled to node lists */
+	ARRAY_ALLOC,		/* object popped from the cpu array */
+	ARRAY_FREE,		/* object pushed onto the cpu array */
+	ARRAY_BUSY,		/* cpu array held by the interrupted task */
+	ARRAY_REFILL,		/* cpu array refilled from slabs */
+	ARRAY_FLUSH,		/* cpu array objects returned to slabs */
+	ARRAY_DEPOT_GET,	/* cpu array exchanged with the depot */
+	ARRAY_DEPOT_PUT,	/* full cpu array given to the depot */
 	NR_SLUB_STAT_ITEMS };
+
+/*
+ * A per-cpu array of free objects (mm/slub_array.c): a stack of @count
+ * objects, at most @size.  Arrays move whole between a cpu and the depot
+ * of its node.
+ */
+struct slub_array {
+	unsigned int count;
+	unsigned int size;
+	struct list_head list;	/* in a depot */
+	void *objs[];
+};
+
+/* Full and empty arrays of one node, struct kmem_cache_node.depot. */
+struct slub_depot {
+	spinlock_t lock;	/* irqsave: arrays move from any context */
+	unsigned int nr_full;
+	unsigned int nr_empty;
+	bool touched;		/* an array moved since the last reap */
+	struct list_head full;
+	struct list_head empty;
+};
 
 /*
  * Per-cpu state of a cache.
@@ -52,15 +81,24 @@ enum stat_item {
  * and must stay the first two words, aligned to twice the word size.
  * @slab, @partial and changes of @freelist outside the fastpath are
  * serialised by @lock (irqs off); every such change also bumps @tid.
+ * @array and @spare belong to whoever set @array_held on this cpu with
+ * preemption off, see mm/slub_array.h.
  */
 struct kmem_cache_cpu {
 	void **freelist;	/* next free object of @slab */
 	unsigned long tid;	/* transaction id, unique per cpu */
+	struct slub_array *array;	/* loaded array, NULL: no arrays */
+	struct slub_array *spare;	/* second array, with @array */
 	struct slab *slab;	/* cpu slab, frozen */
 #ifdef CONFIG_SLUB_CPU_PARTIAL
 	struct slab *partial;	/* frozen slabs with free objects */
 #endif /* CONFIG_SLUB_CPU_PARTIAL */
 	local_lock_t lock;	/* slow path serialisation */
+	bool array_held;	/* @array and @spare are taken */
+	bool array_touched;	/* array slow path ran since the last reap */
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	struct lockdep_map array_map;	/* holding @array */
+#endif /* CONFIG_DEBUG_LOCK_ALLOC */
 #ifdef CONFIG_SLUB_STATS
 	unsigned int stat[NR_SLUB_STAT_ITEMS];
 #endif /* CONFIG_SLUB_STATS */
@@ -94,6 +132,7 @@ struct kmem_cache {
 	struct slab_oo oo;	/* preferred order */
 	struct slab_oo min;	/* fallback order */
 	gfp_t allocflags;		/* added to every page allocation */
+	unsigned int array_size;	/* objects per cpu array, 0: none */
 	int refcount;			/* merged users, see slab_common.c */
 	void (*ctor)(void *obj);
 	unsigned int inuse;		/* offset of the metadata */

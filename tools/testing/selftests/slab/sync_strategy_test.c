@@ -7,13 +7,17 @@
  *                                   (freelist, tid), or irqs off
  *   slub_pair=cmpxchg|bitlock       slab (freelist, counters) updates:
  *                                   cmpxchg16b, or a bit spinlock
+ *   slub_frontend=freelist|array    per-cpu front end of every cache,
+ *   slub_frontend=<fe>:<list>       or of the named caches
+ *   slub_array_size=<n>             objects per array
  *
  * The last valid word wins and a bad value is reported in the kernel log
  * and ignored.  Every cache's /sys/kernel/slab/<cache>/sync must show the
  * choice; CPUs without cmpxchg16b always use the bit spinlock.  Caches
  * with debug flags have no fastpath and change their slabs under the
- * node's list_lock: "fastpath=none pair=list_lock".  Upstream SLUB has
- * neither parameter nor file: the checks skip there.
+ * node's list_lock: "fastpath=none pair=list_lock frontend=freelist".
+ * A cache with arrays shows their size in array_size, others 0.  Upstream
+ * SLUB has none of the parameters nor the file: the checks skip there.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -24,11 +28,94 @@
 
 #define NR_TESTS	3
 #define MAX_BAD		16
+#define MAX_NAMES	16
 
 static const char *want_fastpath = "lockless";
 static const char *want_pair = "cmpxchg";
+static const char *want_frontend = "freelist";
+static unsigned long want_array_size;	/* 0: the default by size */
 static char *bad_words[MAX_BAD];
 static int nr_bad;
+
+/* slub_frontend=<fe>:<list> entries, in command line order. */
+static struct {
+	char *name;
+	bool prefix;
+	bool array;
+} names[MAX_NAMES];
+static int nr_names;
+
+/* Take "array:a,b*" or "freelist:c"; false if malformed. */
+static bool frontend_list(const char *arg)
+{
+	char *copy, *item, *save;
+	bool array;
+	int n = nr_names;
+
+	if (!strncmp(arg, "array:", 6))
+		array = true;
+	else if (!strncmp(arg, "freelist:", 9))
+		array = false;
+	else
+		return false;
+	copy = strdup(strchr(arg, ':') + 1);
+	if (!*copy || strstr(copy, ",,") || *copy == ',' ||
+	    copy[strlen(copy) - 1] == ',')
+		return false;
+	for (item = strtok_r(copy, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		size_t len = strlen(item);
+
+		if (n == MAX_NAMES || !strcmp(item, "*") ||
+		    memchr(item, '*', len - 1))
+			return false;
+		names[n].prefix = item[len - 1] == '*';
+		if (names[n].prefix)
+			item[len - 1] = '\0';
+		names[n].name = item;
+		names[n++].array = array;
+	}
+	nr_names = n;
+	return true;
+}
+
+/* The front end the command line gives a cache; the last match wins. */
+static const char *frontend_of(const char *name)
+{
+	const char *fe = want_frontend;
+	int i;
+
+	for (i = 0; i < nr_names; i++) {
+		bool hit = names[i].prefix ?
+			!strncmp(name, names[i].name, strlen(names[i].name)) :
+			!strcmp(name, names[i].name);
+
+		if (hit)
+			fe = names[i].array ? "array" : "freelist";
+	}
+	return fe;
+}
+
+static bool frontend_word(const char *word)
+{
+	char *end;
+
+	if (!strncmp(word, "slub_frontend=", 14)) {
+		if (!strcmp(word + 14, "array") || !strcmp(word + 14, "freelist"))
+			want_frontend = strdup(word + 14);
+		else if (!frontend_list(word + 14))
+			return false;
+		return true;
+	}
+	/* slub_array_size= */
+	want_array_size = strtoul(word + 16, &end, 0);
+	if (*end || end == word + 16 || want_array_size < 4 ||
+	    want_array_size > 1024) {
+		want_array_size = 0;
+		return false;
+	}
+	return true;
+}
 
 static void parse_cmdline(void)
 {
@@ -44,8 +131,15 @@ static void parse_cmdline(void)
 		else if (!strcmp(word, "slub_pair=cmpxchg") ||
 			 !strcmp(word, "slub_pair=bitlock"))
 			want_pair = strdup(word + 10);
+		else if ((!strncmp(word, "slub_frontend=", 14) ||
+			  !strncmp(word, "slub_array_size=", 16)) &&
+			 frontend_word(word))
+			continue;
 		else if ((!strncmp(word, "slub_fastpath=", 14) ||
-			  !strncmp(word, "slub_pair=", 10)) && nr_bad < MAX_BAD)
+			  !strncmp(word, "slub_pair=", 10) ||
+			  !strncmp(word, "slub_frontend=", 14) ||
+			  !strncmp(word, "slub_array_size=", 16)) &&
+			 nr_bad < MAX_BAD)
 			bad_words[nr_bad++] = strdup(word);
 	}
 	free(buf);
@@ -77,6 +171,36 @@ static bool debug_cache(const char *dir)
 	return false;
 }
 
+/*
+ * The front end and array size a cache shows agree with the command
+ * line.  A merged cache's directory is named by its id, not by the name
+ * it was created under, which a list would need: with a list only named
+ * directories are checked.
+ */
+static bool frontend_ok(const char *dir, const char *got, bool debug)
+{
+	const char *fe = strstr(got, " frontend=");
+	const char *want;
+	unsigned long size;
+
+	if (!fe)
+		return false;
+	fe += 10;
+	if (debug)
+		want = "freelist";
+	else if (dir[0] == ':' && nr_names)
+		want = fe;
+	else
+		want = frontend_of(dir);
+	if (strcmp(fe, want))
+		return false;
+	if (read_attr_ulong(dir, "array_size", &size))
+		return false;
+	if (!strcmp(fe, "freelist"))
+		return size == 0;
+	return size && (!want_array_size || size == want_array_size);
+}
+
 /* Every cache directory shows the strategy in force. */
 static void test_sync_attr(bool cx16)
 {
@@ -92,12 +216,14 @@ static void test_sync_attr(bool cx16)
 	while ((de = readdir(dir))) {
 		char path[PATH_MAX], got[128], want[128];
 		struct stat st;
+		bool debug;
 
 		snprintf(path, sizeof(path), "%s/%s", SLAB_SYSFS_PATH, de->d_name);
 		if (de->d_name[0] == '.' || lstat(path, &st) || !S_ISDIR(st.st_mode))
 			continue;
 		caches++;
-		if (debug_cache(de->d_name))
+		debug = debug_cache(de->d_name);
+		if (debug)
 			snprintf(want, sizeof(want), "fastpath=none pair=list_lock");
 		else
 			snprintf(want, sizeof(want), "fastpath=%s pair=%s",
@@ -108,15 +234,23 @@ static void test_sync_attr(bool cx16)
 			continue;
 		}
 		got[strcspn(got, "\n")] = '\0';
-		if (strcmp(got, want)) {
-			ksft_print_msg("%s/sync is '%s', expected '%s'\n",
+		if (strncmp(got, want, strlen(want)) ||
+		    got[strlen(want)] != ' ') {
+			ksft_print_msg("%s/sync is '%s', expected '%s ...'\n",
 				       de->d_name, got, want);
+			bad++;
+		} else if (!frontend_ok(de->d_name, got, debug)) {
+			ksft_print_msg("%s/sync is '%s' (array_size wrong, or front end not %s)\n",
+				       de->d_name, got, debug ? "freelist" :
+				       frontend_of(de->d_name));
 			bad++;
 		}
 	}
 	closedir(dir);
-	ksft_test_result(caches && !bad, "sync_attr: %d caches show fastpath=%s pair=%s\n",
-			 caches, want_fastpath, want_pair);
+	ksft_test_result(caches && !bad,
+			 "sync_attr: %d caches show fastpath=%s pair=%s frontend=%s%s\n",
+			 caches, want_fastpath, want_pair, want_frontend,
+			 nr_names ? " and the listed ones" : "");
 }
 
 static char *read_kernel_log(void)
@@ -149,7 +283,8 @@ static void test_banner(char *log, bool cx16)
 		return;
 	}
 	snprintf(line, sizeof(line), "%.*s", (int)strcspn(start, "\n"), start);
-	snprintf(want, sizeof(want), "%s cpu freelists, slab pair %s", fast, pair);
+	snprintf(want, sizeof(want), "%s cpu freelists, slab pair %s, front end %s%s",
+		 fast, pair, want_frontend, nr_names ? " with a list" : "");
 	if (!strstr(line, want))
 		ksft_print_msg("banner '%s' lacks '%s'\n", line, want);
 	ksft_test_result(strstr(line, want), "sync_banner: %s\n", want);

@@ -1,0 +1,878 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The array front end of the SLUB-style engine.
+ *
+ * With slub_frontend=array a cache keeps, per cpu, two arrays of free
+ * objects (the loaded one and a spare, as Bonwick's magazines) in front
+ * of its slabs, and per node a depot of full and empty arrays.  The
+ * fastpaths (mm/slub_array.h) push and pop with preemption off and no
+ * atomic operation; refills take objects from the slabs a whole cpu
+ * freelist at a time, flushes give them back grouped by slab.  THEORY
+ * in mm/slub.c says which state belongs to whom.
+ *
+ * Boot parameters:
+ *   slub_frontend=freelist|array      the front end of every cache
+ *   slub_frontend=array:<list>        the front end of the named caches,
+ *   slub_frontend=freelist:<list>     as slab_nomerge=<list>: comma
+ *                                     separated, a trailing '*' matches a
+ *                                     prefix
+ *   slub_array_size=<n>               objects per array, 4..1024, instead
+ *                                     of the default by object size
+ * Debug caches never have arrays.
+ */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/init.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include "slab.h"
+#include "slub_internal.h"
+#include "slub_array.h"
+
+DEFINE_STATIC_KEY_FALSE(slub_arrays);
+
+/* Arrays per node depot: each list holds at most this many. */
+#define DEPOT_MAX		8
+/* Idle arrays and depots are emptied after this long. */
+#define ARRAY_REAP_INTERVAL	(2 * HZ)
+
+#define ARRAY_SIZE_MIN		4
+#define ARRAY_SIZE_MAX		1024
+
+/* ---- Boot parameters ---- */
+
+#define FRONTEND_MAX_NAMES	16
+
+struct frontend_name {
+	const char *name;	/* into the command line, not terminated */
+	unsigned int len;
+	bool prefix;
+	bool array;		/* the front end this name asks for */
+};
+
+static struct frontend_name frontend_names[FRONTEND_MAX_NAMES] __initdata;
+static unsigned int nr_frontend_names __initdata;
+static bool frontend_array_default __initdata;
+static unsigned int array_size_param __initdata;
+/* Caches created from now on get arrays as they ask. */
+static bool arrays_ready __read_mostly;
+/* The choices, kept past boot for caches created later. */
+static bool frontend_array_global __ro_after_init;
+static struct frontend_name *frontend_list __ro_after_init;
+static unsigned int frontend_list_len __ro_after_init;
+static unsigned int array_size_fixed __ro_after_init;
+
+#define FRONTEND_FORMS	"slub_frontend=freelist, slub_frontend=array, or slub_frontend=<freelist|array>:<cache>[,<cache>...] with an optional trailing '*'"
+
+/* Take "a,b*,c" for @array, all of it or, when malformed, none. */
+static bool __init frontend_list_add(const char *list, bool array)
+{
+	unsigned int n = nr_frontend_names;
+	const char *p = list;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		struct frontend_name *f;
+
+		if (!len || n == FRONTEND_MAX_NAMES ||
+		    memchr(p, '*', len - 1) || (len == 1 && *p == '*'))
+			return false;
+		f = &frontend_names[n++];
+		f->prefix = p[len - 1] == '*';
+		f->name = p;
+		f->len = len - f->prefix;
+		f->array = array;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	nr_frontend_names = n;
+	return true;
+}
+
+static int __init param_frontend(char *arg)
+{
+	const char *list = strchr(arg, ':');
+	size_t len = list ? list - arg : strlen(arg);
+	bool array;
+
+	if (len == 5 && !strncmp(arg, "array", 5))
+		array = true;
+	else if (len == 8 && !strncmp(arg, "freelist", 8))
+		array = false;
+	else
+		goto bad;
+	if (!list) {
+		frontend_array_default = array;
+		return 1;
+	}
+	if (frontend_list_add(list + 1, array))
+		return 1;
+bad:
+	pr_warn("slub_frontend=%s: unknown value ignored; use %s (at most %d names)\n",
+		arg, FRONTEND_FORMS, FRONTEND_MAX_NAMES);
+	return 1;
+}
+__setup("slub_frontend=", param_frontend);
+
+static int __init param_array_size(char *arg)
+{
+	unsigned int n;
+
+	if (kstrtouint(arg, 0, &n) || n < ARRAY_SIZE_MIN || n > ARRAY_SIZE_MAX) {
+		pr_warn("slub_array_size=%s: unknown value ignored; use a number of objects from %d to %d\n",
+			arg, ARRAY_SIZE_MIN, ARRAY_SIZE_MAX);
+		return 1;
+	}
+	array_size_param = n;
+	return 1;
+}
+__setup("slub_array_size=", param_array_size);
+
+/* The front end the boot parameters give @name; the last match wins. */
+static bool frontend_wants_array(const char *name)
+{
+	bool array = frontend_array_global;
+	unsigned int i;
+
+	for (i = 0; name && i < frontend_list_len; i++) {
+		const struct frontend_name *f = &frontend_list[i];
+
+		if (f->prefix ? !strncmp(name, f->name, f->len) :
+		    strlen(name) == f->len && !strncmp(name, f->name, f->len))
+			array = f->array;
+	}
+	return array;
+}
+
+/**
+ * slub_frontend_banner - the front end chosen at boot, for the banner
+ *
+ * Return: "array", "freelist", or "... with a list" when some caches
+ * are named.
+ */
+const char * __init slub_frontend_banner(void)
+{
+	if (!nr_frontend_names)
+		return frontend_array_default ? "array" : "freelist";
+	return frontend_array_default ? "array with a list" :
+		"freelist with a list";
+}
+
+/* Objects per array: the parameter, or fewer for bigger objects. */
+static unsigned int array_size_for(const struct kmem_cache *cache)
+{
+	if (array_size_fixed)
+		return array_size_fixed;
+	/* Arrays of 1 KiB, 512, 256 and 128 bytes with their header. */
+	if (cache->size <= 256)
+		return (1024 - sizeof(struct slub_array)) / sizeof(void *);
+	if (cache->size <= 1024)
+		return (512 - sizeof(struct slub_array)) / sizeof(void *);
+	if (cache->size <= PAGE_SIZE)
+		return (256 - sizeof(struct slub_array)) / sizeof(void *);
+	return (128 - sizeof(struct slub_array)) / sizeof(void *);
+}
+
+/* ---- Arrays and depots ---- */
+
+static struct slub_array *array_new(unsigned int size, int node, gfp_t gfp)
+{
+	struct slub_array *a = kmalloc_node(struct_size(a, objs, size), gfp, node);
+
+	if (a) {
+		a->count = 0;
+		a->size = size;
+		INIT_LIST_HEAD(&a->list);
+	}
+	return a;
+}
+
+/**
+ * array_depot_init - set up the depot of a node structure
+ * @d: the depot
+ */
+void array_depot_init(struct slub_depot *d)
+{
+	spin_lock_init(&d->lock);
+	d->nr_full = 0;
+	d->nr_empty = 0;
+	d->touched = false;
+	INIT_LIST_HEAD(&d->full);
+	INIT_LIST_HEAD(&d->empty);
+}
+
+static struct slub_depot *local_depot(struct kmem_cache *cache)
+{
+	struct kmem_cache_node *kn = get_node(cache, numa_mem_id());
+
+	return kn ? &kn->depot : NULL;
+}
+
+/*
+ * Exchange the empty array @a for a full one of the depot.  @a stays in
+ * the depot if there is room, else it is handed back in *@drop for the
+ * caller to free once it holds nothing.  NULL if the depot has no full
+ * array.
+ */
+static struct slub_array *depot_get_full(struct slub_depot *d,
+					 struct slub_array *a,
+					 struct slub_array **drop)
+{
+	struct slub_array *full = NULL;
+	unsigned long flags;
+
+	if (!d || !READ_ONCE(d->nr_full))
+		return NULL;
+	spin_lock_irqsave(&d->lock, flags);
+	if (d->nr_full) {
+		full = list_first_entry(&d->full, struct slub_array, list);
+		list_del_init(&full->list);
+		d->nr_full--;
+		if (d->nr_empty < DEPOT_MAX) {
+			list_add(&a->list, &d->empty);
+			d->nr_empty++;
+		} else {
+			*drop = a;
+		}
+		d->touched = true;
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+	return full;
+}
+
+/*
+ * Exchange the full array @a for an empty one: the depot's, or *@fresh
+ * (which is then used up).  NULL when the depot has no room for @a or no
+ * empty array to give.
+ */
+static struct slub_array *depot_put_full(struct slub_depot *d,
+					 struct slub_array *a,
+					 struct slub_array **fresh)
+{
+	struct slub_array *empty = NULL;
+	unsigned long flags;
+
+	if (!d || READ_ONCE(d->nr_full) >= DEPOT_MAX)
+		return NULL;
+	spin_lock_irqsave(&d->lock, flags);
+	if (d->nr_full < DEPOT_MAX) {
+		if (d->nr_empty) {
+			empty = list_first_entry(&d->empty, struct slub_array, list);
+			list_del_init(&empty->list);
+			d->nr_empty--;
+		} else if (*fresh) {
+			empty = *fresh;
+			*fresh = NULL;
+		}
+		if (empty) {
+			list_add(&a->list, &d->full);
+			d->nr_full++;
+			d->touched = true;
+		}
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+	return empty;
+}
+
+/*
+ * Keep an empty array that was made for an exchange nobody needed in the
+ * end: freeing it could overflow the array of the cache it came from,
+ * whose free path would then make another one.  False if no room.
+ */
+static bool depot_put_empty(struct slub_depot *d, struct slub_array *a)
+{
+	unsigned long flags;
+	bool done = false;
+
+	if (!d)
+		return false;
+	spin_lock_irqsave(&d->lock, flags);
+	if (d->nr_empty < DEPOT_MAX) {
+		list_add(&a->list, &d->empty);
+		d->nr_empty++;
+		done = true;
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+	return done;
+}
+
+/* Could the depot take a full array if it had an empty one to give? */
+static bool depot_wants_full(struct slub_depot *d)
+{
+	return d && READ_ONCE(d->nr_full) < DEPOT_MAX && !READ_ONCE(d->nr_empty);
+}
+
+/* Give the oldest half of a full array back to the slabs. */
+static void array_flush_half(struct kmem_cache *cache, struct slub_array *a)
+{
+	unsigned int n = max(a->count / 2, 1U);
+
+	slub_objects_return(cache, a->objs, n);
+	a->count -= n;
+	memmove(a->objs, a->objs + n, a->count * sizeof(void *));
+	stat(cache, ARRAY_FLUSH);
+}
+
+/* ---- Slow paths ---- */
+
+/* The loaded array @a is empty: the spare or a full one of the depot. */
+static struct slub_array *array_reload(struct kmem_cache *cache,
+				       struct kmem_cache_cpu *pcpu,
+				       struct slub_array *a,
+				       struct slub_array **drop)
+{
+	struct slub_array *s = pcpu->spare, *full;
+
+	if (s && s->count) {
+		pcpu->spare = a;
+		return s;
+	}
+	full = depot_get_full(local_depot(cache), a, drop);
+	if (!full)
+		return a;
+	stat(cache, ARRAY_DEPOT_GET);
+	return full;
+}
+
+/*
+ * Fill the spare array @s, which the caller took out of its cpu, from
+ * the slabs, and load it.  The task stays on its cpu meanwhile, so that
+ * @s goes back where it came from; the slab allocation may sleep.
+ */
+static void *array_refill(struct kmem_cache *cache, gfp_t gfp,
+			  unsigned long addr, struct slub_array *s)
+{
+	struct kmem_cache_cpu *pcpu;
+	struct slub_array *a;
+	void *obj = NULL;
+	size_t n;
+
+	/* No reserves in an array: a pfmemalloc request takes the slab path. */
+	n = slub_objects_take(cache, gfp | __GFP_NOMEMALLOC,
+			      max(s->size / 2, 1U), s->objs);
+	if (n) {
+		obj = s->objs[--n];
+		s->count = n;
+		stat(cache, ARRAY_REFILL);
+	}
+
+	preempt_disable();
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	a = array_take(pcpu);
+	/* Nothing holds it: only interrupts run between here and our take. */
+	if (WARN_ON_ONCE(!a)) {
+		preempt_enable();
+		slub_objects_return(cache, s->objs, s->count);
+		kfree(s);
+		return obj ?: slub_alloc_freelist(cache, gfp, addr);
+	}
+	if (!a->count && s->count) {
+		pcpu->spare = a;
+		a = s;
+	} else {
+		pcpu->spare = s;
+	}
+	array_put(pcpu, a);
+	preempt_enable();
+	return obj ?: slub_alloc_freelist(cache, gfp, addr);
+}
+
+/* array_alloc_slowpath() with the task kept on its cpu. */
+static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp,
+				unsigned long addr)
+{
+	struct slub_array *a, *s = NULL, *drop = NULL;
+	struct kmem_cache_cpu *pcpu;
+	void *obj = NULL;
+
+	preempt_disable();
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	a = array_take(pcpu);
+	if (!a) {
+		stat(cache, ARRAY_BUSY);
+		preempt_enable();
+		return slub_alloc_freelist(cache, gfp, addr);
+	}
+	WRITE_ONCE(pcpu->array_touched, true);
+	if (!a->count)
+		a = array_reload(cache, pcpu, a, &drop);
+	if (a->count) {
+		obj = a->objs[--a->count];
+		stat(cache, ARRAY_ALLOC);
+	} else {
+		/* NULL while another refill of this cpu is under way. */
+		s = pcpu->spare;
+		pcpu->spare = NULL;
+	}
+	array_put(pcpu, a);
+	preempt_enable();
+	kfree(drop);
+	if (obj)
+		return obj;
+	if (s)
+		return array_refill(cache, gfp, addr, s);
+	return slub_alloc_freelist(cache, gfp, addr);
+}
+
+/**
+ * array_alloc_slowpath - allocate when this cpu's loaded array is empty
+ * @cache: the cache
+ * @gfp: allocation flags
+ * @addr: caller, for debug tracks of the fallback
+ *
+ * Loads the spare or a full array of the depot, else refills from the
+ * slabs.  Falls back to the freelist path where no array can serve.
+ * A task is kept on its cpu throughout (it may sleep in the refill), so
+ * that the spare it takes out goes back to the same cpu.
+ *
+ * Return: an object or NULL.
+ */
+void *array_alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
+			   unsigned long addr)
+{
+	bool pinned = in_task();
+	void *obj;
+
+	if (pinned)
+		migrate_disable();
+	obj = array_alloc_pinned(cache, gfp, addr);
+	if (pinned)
+		migrate_enable();
+	return obj;
+}
+
+/* The loaded array @a is full: the spare, or an empty one of the depot. */
+static struct slub_array *array_unload(struct kmem_cache *cache,
+				       struct kmem_cache_cpu *pcpu,
+				       struct slub_array *a,
+				       struct slub_array **fresh)
+{
+	struct slub_array *s = pcpu->spare, *empty;
+
+	if (s && !s->count) {
+		pcpu->spare = a;
+		return s;
+	}
+	empty = depot_put_full(local_depot(cache), a, fresh);
+	if (!empty)
+		return a;
+	stat(cache, ARRAY_DEPOT_PUT);
+	return empty;
+}
+
+/**
+ * array_free_slowpath - free when this cpu's loaded array is full
+ * @cache: the cache
+ * @obj: the object, its free hooks already run
+ *
+ * Loads the spare or an empty array (the depot's, or a new one if the
+ * depot has room for a full one), else gives half the array back to the
+ * slabs.
+ */
+void array_free_slowpath(struct kmem_cache *cache, void *obj)
+{
+	struct slub_array *a, *fresh = NULL;
+	struct kmem_cache_cpu *pcpu;
+	bool tried = false;
+
+	for (;;) {
+		preempt_disable();
+		pcpu = this_cpu_ptr(cache->cpu_slab);
+		a = array_take(pcpu);
+		if (!a) {
+			stat(cache, ARRAY_BUSY);
+			preempt_enable();
+			slub_free_freelist(cache, obj);
+			break;
+		}
+		WRITE_ONCE(pcpu->array_touched, true);
+		if (a->count == a->size)
+			a = array_unload(cache, pcpu, a, &fresh);
+		if (a->count == a->size && !tried &&
+		    depot_wants_full(local_depot(cache))) {
+			/* Outside the array: kmalloc may come back here. */
+			array_put(pcpu, a);
+			preempt_enable();
+			fresh = array_new(cache->array_size, numa_mem_id(),
+					  GFP_NOWAIT | __GFP_NOWARN);
+			tried = true;
+			continue;
+		}
+		if (a->count == a->size)
+			array_flush_half(cache, a);
+		a->objs[a->count++] = obj;
+		array_put(pcpu, a);
+		preempt_enable();
+		stat(cache, ARRAY_FREE);
+		break;
+	}
+	if (fresh && !depot_put_empty(local_depot(cache), fresh))
+		kfree(fresh);
+}
+
+/* A hardened kernel found @obj on top of the array it is freed to. */
+void array_double_free(struct kmem_cache *cache, void *obj)
+{
+	pr_err("SLUB %s: double free of object %p, ignored\n", cache->name, obj);
+	WARN_ON_ONCE(1);
+}
+
+/**
+ * array_alloc_bulk - take objects from this cpu's arrays
+ * @cache: the cache
+ * @size: objects wanted
+ * @p: where to store them
+ *
+ * Return: how many were taken; 0 if the cache has no array here.
+ */
+size_t array_alloc_bulk(struct kmem_cache *cache, size_t size, void **p)
+{
+	struct kmem_cache_cpu *pcpu;
+	struct slub_array *a, *s;
+	size_t done = 0, n;
+
+	preempt_disable();
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	a = array_take(pcpu);
+	if (a) {
+		s = pcpu->spare;
+		if (!a->count && s && s->count) {
+			pcpu->spare = a;
+			a = s;
+		}
+		n = min_t(size_t, size, a->count);
+		a->count -= n;
+		memcpy(p, a->objs + a->count, n * sizeof(void *));
+		done = n;
+		array_put(pcpu, a);
+	}
+	preempt_enable();
+	return done;
+}
+
+/**
+ * array_free_bulk - give objects to this cpu's arrays
+ * @cache: the cache
+ * @size: number of objects in @p, all of them accepted by array_accepts()
+ * @p: the objects, their free hooks already run
+ *
+ * Return: how many were taken, from the start of @p; 0 if the cache has
+ * no array here.
+ */
+size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p)
+{
+	struct slub_array *a, *none = NULL;
+	struct kmem_cache_cpu *pcpu;
+	size_t done = 0, n;
+
+	preempt_disable();
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	a = array_take(pcpu);
+	if (a) {
+		while (done < size) {
+			if (a->count == a->size)
+				a = array_unload(cache, pcpu, a, &none);
+			if (a->count == a->size)
+				array_flush_half(cache, a);
+			n = min_t(size_t, size - done, a->size - a->count);
+			memcpy(a->objs + a->count, p + done, n * sizeof(void *));
+			a->count += n;
+			done += n;
+		}
+		array_put(pcpu, a);
+	}
+	preempt_enable();
+	return done;
+}
+
+/* ---- Draining ---- */
+
+static void array_empty(struct kmem_cache *cache, struct slub_array *a)
+{
+	if (a && a->count) {
+		slub_objects_return(cache, a->objs, a->count);
+		a->count = 0;
+		stat(cache, ARRAY_FLUSH);
+	}
+}
+
+/**
+ * array_drain_local - give this cpu's array objects back to the slabs
+ * @cache: the cache
+ *
+ * From task context on the cpu (the flush work), where no fastpath can
+ * be halfway through.
+ */
+void array_drain_local(struct kmem_cache *cache)
+{
+	struct kmem_cache_cpu *pcpu;
+	struct slub_array *a;
+
+	if (!cache->array_size)
+		return;
+	preempt_disable();
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	a = array_take(pcpu);
+	if (a) {
+		array_empty(cache, a);
+		array_empty(cache, pcpu->spare);
+		pcpu->array_touched = false;
+		array_put(pcpu, a);
+	}
+	preempt_enable();
+}
+
+/**
+ * array_drain_dead - give a dead cpu's array objects back to the slabs
+ * @cache: the cache
+ * @cpu: the cpu, on which nothing runs any more
+ */
+void array_drain_dead(struct kmem_cache *cache, unsigned int cpu)
+{
+	struct kmem_cache_cpu *pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
+
+	array_empty(cache, pcpu->array);
+	array_empty(cache, pcpu->spare);
+}
+
+/**
+ * array_cpu_has_objects - may a cpu hold objects in its arrays?
+ * @cache: the cache
+ * @cpu: the cpu
+ *
+ * A racy look from another cpu, for the flush: true while the array is
+ * held, as it may be about to get objects.
+ */
+bool array_cpu_has_objects(struct kmem_cache *cache, unsigned int cpu)
+{
+	struct kmem_cache_cpu *pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
+	struct slub_array *a, *s;
+
+	if (!cache->array_size)
+		return false;
+	/* Arrays are freed only with the cache: they can be looked at. */
+	a = READ_ONCE(pcpu->array);
+	s = READ_ONCE(pcpu->spare);
+	return READ_ONCE(pcpu->array_held) || (a && READ_ONCE(a->count)) ||
+	       (s && READ_ONCE(s->count));
+}
+
+/**
+ * array_depot_drain - give the depots' objects back and free their arrays
+ * @cache: the cache
+ */
+void array_depot_drain(struct kmem_cache *cache)
+{
+	struct slub_array *a, *tmp;
+	struct kmem_cache_node *kn;
+	unsigned long flags;
+	LIST_HEAD(arrays);
+	int node;
+
+	if (!cache->array_size)
+		return;
+	for_each_kmem_cache_node(cache, node, kn) {
+		spin_lock_irqsave(&kn->depot.lock, flags);
+		list_splice_init(&kn->depot.full, &arrays);
+		list_splice_init(&kn->depot.empty, &arrays);
+		kn->depot.nr_full = 0;
+		kn->depot.nr_empty = 0;
+		spin_unlock_irqrestore(&kn->depot.lock, flags);
+	}
+	list_for_each_entry_safe(a, tmp, &arrays, list) {
+		array_empty(cache, a);
+		kfree(a);
+	}
+}
+
+/* ---- Cache set-up ---- */
+
+static void array_cache_free_arrays(struct kmem_cache *cache)
+{
+	struct kmem_cache_cpu *pcpu;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
+		kfree(pcpu->array);
+		kfree(pcpu->spare);
+		pcpu->array = NULL;
+		pcpu->spare = NULL;
+	}
+}
+
+/* Give @cache arrays of @size objects on every cpu; -ENOMEM if not. */
+static int array_cache_attach(struct kmem_cache *cache, unsigned int size)
+{
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	static struct lock_class_key array_key;
+#endif /* CONFIG_DEBUG_LOCK_ALLOC */
+	struct kmem_cache_cpu *pcpu;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+		lockdep_init_map(&pcpu->array_map, "slub_array", &array_key, 0);
+#endif /* CONFIG_DEBUG_LOCK_ALLOC */
+		pcpu->array = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
+		pcpu->spare = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
+		if (!pcpu->array || !pcpu->spare) {
+			array_cache_free_arrays(cache);
+			return -ENOMEM;
+		}
+	}
+	/* Objects are cached once: in arrays, not also on cpu partials. */
+	slub_cache_set_cpu_partial(cache, 0);
+	cache->array_size = size;
+	return 0;
+}
+
+/*
+ * Give @cache its arrays if the boot parameters ask for them.  A cache
+ * without memory for them keeps the freelist front end.
+ */
+static void array_cache_setup(struct kmem_cache *cache)
+{
+	if (slub_debug_cache(cache) || !frontend_wants_array(cache->name))
+		return;
+	if (array_cache_attach(cache, array_size_for(cache)))
+		pr_warn("SLUB %s: no memory for cpu arrays, keeping the freelist front end\n",
+			cache->name);
+}
+
+/**
+ * array_cache_create - give a new cache its arrays, if it wants them
+ * @cache: the cache, with its cpu and node structures
+ */
+void array_cache_create(struct kmem_cache *cache)
+{
+	if (READ_ONCE(arrays_ready))
+		array_cache_setup(cache);
+}
+
+/**
+ * array_cache_release - free the arrays of a cache being destroyed
+ * @cache: the cache, drained
+ */
+void array_cache_release(struct kmem_cache *cache)
+{
+	if (!cache->array_size || !cache->cpu_slab)
+		return;
+	array_depot_drain(cache);
+	array_cache_free_arrays(cache);
+	cache->array_size = 0;
+}
+
+/**
+ * slub_frontend_show - the front end of a cache, for sysfs
+ * @cache: the cache
+ *
+ * Return: "array" or "freelist".
+ */
+const char *slub_frontend_show(struct kmem_cache *cache)
+{
+	return cache->array_size ? "array" : "freelist";
+}
+
+/* ---- Reaping idle arrays ---- */
+
+static void array_reap(struct work_struct *work);
+static DECLARE_DEFERRABLE_WORK(array_reap_work, array_reap);
+/* The cpus a reap drains, under slab_mutex. */
+static struct cpumask array_reap_cpus;
+
+/*
+ * Empty the arrays of the cpus that did not need their slow path since
+ * the last reap, and the depots nobody used: a cache that goes idle gives
+ * its cached objects back within two reap intervals.
+ */
+static void array_reap_cache(struct kmem_cache *cache)
+{
+	struct kmem_cache_cpu *pcpu;
+	struct kmem_cache_node *kn;
+	bool idle_depot = true;
+	int cpu, node;
+
+	cpumask_clear(&array_reap_cpus);
+	for_each_online_cpu(cpu) {
+		pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
+		/* Racy: a missed touch only delays the reap of a busy cpu. */
+		if (data_race(pcpu->array_touched))
+			WRITE_ONCE(pcpu->array_touched, false);
+		else if (array_cpu_has_objects(cache, cpu))
+			cpumask_set_cpu(cpu, &array_reap_cpus);
+	}
+	if (!cpumask_empty(&array_reap_cpus))
+		slub_flush_cpus_locked(cache, &array_reap_cpus);
+
+	for_each_kmem_cache_node(cache, node, kn) {
+		/* Racy as above: a missed touch delays the reap. */
+		if (data_race(kn->depot.touched)) {
+			WRITE_ONCE(kn->depot.touched, false);
+			idle_depot = false;
+		}
+	}
+	if (idle_depot)
+		array_depot_drain(cache);
+}
+
+static void array_reap(struct work_struct *work)
+{
+	struct kmem_cache *cache;
+
+	cpus_read_lock();
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(cache, &slab_caches, list)
+		if (cache->array_size)
+			array_reap_cache(cache);
+	mutex_unlock(&slab_mutex);
+	cpus_read_unlock();
+	queue_delayed_work(system_unbound_wq, &array_reap_work,
+			   round_jiffies_relative(ARRAY_REAP_INTERVAL));
+}
+
+/**
+ * array_init_late - give the boot caches their arrays, start reaping
+ *
+ * Called once kmalloc and workqueues work, with only the boot cpu up.
+ */
+void __init array_init_late(void)
+{
+	struct kmem_cache *cache;
+	bool any = false;
+	unsigned int i;
+
+	frontend_array_global = frontend_array_default;
+	array_size_fixed = array_size_param;
+	if (nr_frontend_names) {
+		frontend_list = kmemdup(frontend_names,
+					nr_frontend_names * sizeof(*frontend_list),
+					GFP_KERNEL);
+		if (frontend_list)
+			frontend_list_len = nr_frontend_names;
+	}
+	for (i = 0; i < frontend_list_len; i++)
+		any |= frontend_list[i].array;
+	if (!frontend_array_global && !any)
+		return;
+
+	/* Before any cache has an array, with one cpu running. */
+	static_branch_enable(&slub_arrays);
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(cache, &slab_caches, list)
+		array_cache_setup(cache);
+	WRITE_ONCE(arrays_ready, true);
+	mutex_unlock(&slab_mutex);
+	queue_delayed_work(system_unbound_wq, &array_reap_work,
+			   round_jiffies_relative(ARRAY_REAP_INTERVAL));
+}
+
+#ifdef CONFIG_SLUB_ENGINE_KUNIT_TEST
+/* The array KUnit cases reach the static internals from inside this file. */
+#include "slub_array_test.c"
+#endif /* CONFIG_SLUB_ENGINE_KUNIT_TEST */

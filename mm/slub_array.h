@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The array front end of the SLUB-style engine: per-cpu arrays of free
+ * objects in front of the slabs, chosen at boot by slub_frontend=.  The
+ * fastpaths below are inlined into mm/slub.c; the slow paths, the depot,
+ * draining and the boot parameter are in mm/slub_array.c.  See THEORY in
+ * mm/slub.c ("Array front end") for the rules.
+ */
+#ifndef MM_SLUB_ARRAY_H
+#define MM_SLUB_ARRAY_H
+
+#include <linux/jump_label.h>
+#include <linux/kfence.h>
+#include <linux/lockdep.h>
+#include <linux/preempt.h>
+#include "slab.h"
+#include "slub_internal.h"
+
+/* On when any cache has arrays: the fastpaths look for them. */
+DECLARE_STATIC_KEY_FALSE(slub_arrays);
+
+/*
+ * Taking the arrays of a cpu: with preemption off, the taker checks that
+ * pcpu->array_held is clear, sets it, and only then reads pcpu->array.
+ * An interrupt that comes before the flag is set runs to completion,
+ * whatever it does to the arrays, before the taker reads them; one that
+ * comes after finds the flag set and takes the freelist path.  No atomic
+ * instruction is needed, and none disables interrupts.  This is 6.1's
+ * stand-in for local_trylock(), and lockdep sees it as a trylock.  A
+ * cache without arrays has pcpu->array NULL.
+ */
+static __always_inline struct slub_array *array_take(struct kmem_cache_cpu *pcpu)
+{
+	struct slub_array *a;
+
+	if (unlikely(READ_ONCE(pcpu->array_held)))
+		return NULL;
+	WRITE_ONCE(pcpu->array_held, true);
+	/* The arrays are read after the flag is set, never before. */
+	barrier();
+	a = READ_ONCE(pcpu->array);
+	if (unlikely(!a)) {
+		barrier();
+		WRITE_ONCE(pcpu->array_held, false);
+		return NULL;
+	}
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_map_acquire_try(&pcpu->array_map);
+#endif /* CONFIG_DEBUG_LOCK_ALLOC */
+	return a;
+}
+
+/* Install @a as the loaded array and let go of the cpu's arrays. */
+static __always_inline void array_put(struct kmem_cache_cpu *pcpu,
+				      struct slub_array *a)
+{
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_map_release(&pcpu->array_map);
+#endif /* CONFIG_DEBUG_LOCK_ALLOC */
+	WRITE_ONCE(pcpu->array, a);
+	/* Every change of the arrays is done before the flag is cleared. */
+	barrier();
+	WRITE_ONCE(pcpu->array_held, false);
+}
+
+void *array_alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
+			   unsigned long addr);
+void array_free_slowpath(struct kmem_cache *cache, void *obj);
+void array_double_free(struct kmem_cache *cache, void *obj);
+
+/*
+ * Pop an object off this cpu's array.  False when the cache has no
+ * array or it is held by the task this interrupt interrupted: the caller
+ * takes the freelist path.  Otherwise *@objp is the object, or NULL if
+ * no memory could be had.
+ */
+static __always_inline bool array_alloc_fast(struct kmem_cache *cache,
+					     gfp_t gfp, unsigned long addr,
+					     void **objp)
+{
+	struct kmem_cache_cpu *pcpu;
+	struct slub_array *a;
+	void *obj;
+
+	preempt_disable();
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	a = array_take(pcpu);
+	if (unlikely(!a)) {
+		preempt_enable();
+		return false;
+	}
+	if (likely(a->count)) {
+		obj = a->objs[--a->count];
+		array_put(pcpu, a);
+		preempt_enable();
+		stat(cache, ARRAY_ALLOC);
+		*objp = obj;
+		return true;
+	}
+	array_put(pcpu, a);
+	preempt_enable();
+	*objp = array_alloc_slowpath(cache, gfp, addr);
+	return true;
+}
+
+/*
+ * Objects go into an array only if any allocation may get them: from a
+ * slab of this cpu's memory node, not from the pfmemalloc reserves, and
+ * not KFENCE's.  All others go back to their slab.
+ */
+static __always_inline bool array_accepts(struct slab *slab, void *obj)
+{
+	return slab_nid(slab) == numa_mem_id() &&
+	       !slab_test_pfmemalloc(slab) && !is_kfence_address(obj);
+}
+
+/* Push an object onto this cpu's array; false: take the freelist path. */
+static __always_inline bool array_free_fast(struct kmem_cache *cache,
+					    struct slab *slab, void *obj)
+{
+	struct kmem_cache_cpu *pcpu;
+	struct slub_array *a;
+
+	if (unlikely(!array_accepts(slab, obj)))
+		return false;
+	preempt_disable();
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	a = array_take(pcpu);
+	if (unlikely(!a)) {
+		preempt_enable();
+		return false;
+	}
+	/* The cheap half of the hardened free list's double free check. */
+	if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) && a->count &&
+	    unlikely(a->objs[a->count - 1] == obj)) {
+		array_put(pcpu, a);
+		preempt_enable();
+		array_double_free(cache, obj);
+		return true;
+	}
+	if (likely(a->count < a->size)) {
+		a->objs[a->count++] = obj;
+		array_put(pcpu, a);
+		preempt_enable();
+		stat(cache, ARRAY_FREE);
+		return true;
+	}
+	array_put(pcpu, a);
+	preempt_enable();
+	array_free_slowpath(cache, obj);
+	return true;
+}
+
+size_t array_alloc_bulk(struct kmem_cache *cache, size_t size, void **p);
+size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p);
+
+#endif /* MM_SLUB_ARRAY_H */

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the array front end: the transitions of a cpu's loaded
+ * and spare arrays and of the node depot, the nesting fallback, the
+ * bulk paths and draining.
+ *
+ * This file is #included at the end of mm/slub_array.c when
+ * CONFIG_SLUB_ENGINE_KUNIT_TEST is set.  Each test gives a private cache
+ * small arrays (whatever front end the kernel booted with) and drives
+ * the array fastpaths directly, so that it runs the same on a kernel
+ * whose static key is off.  The test thread is pinned to one cpu, whose
+ * arrays it inspects; nothing else uses the private cache.
+ */
+#include <kunit/test.h>
+#include <linux/sched.h>
+
+#define KTA_SIZE	8	/* objects per array in the tests */
+#define KTA_MAX_OBJS	256
+
+struct kta_ctx {
+	struct kmem_cache *cache;
+	struct kmem_cache_cpu *pcpu;	/* the test cpu's state */
+	struct slub_depot *depot;	/* the test cpu's node depot */
+	unsigned int nr;
+	void *objs[KTA_MAX_OBJS];	/* held by the test */
+};
+
+static int kta_init(struct kunit *test)
+{
+	struct kta_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	int cpu;
+
+	if (!ctx)
+		return -ENOMEM;
+	test->priv = ctx;
+	/* Unmergeable, and no debug cache whatever slub_debug= says. */
+	ctx->cache = kmem_cache_create_usercopy("slub_array_test", 256, 0,
+						SLAB_NO_USER_FLAGS, 0, 256,
+						NULL);
+	if (!ctx->cache)
+		return -ENOMEM;
+	cpu = raw_smp_processor_id();
+	if (set_cpus_allowed_ptr(current, cpumask_of(cpu)))
+		return -EINVAL;
+	cpu = raw_smp_processor_id();
+	/* Replace the boot-time arrays, if any, by small ones. */
+	array_cache_release(ctx->cache);
+	if (array_cache_attach(ctx->cache, KTA_SIZE))
+		return -ENOMEM;
+	ctx->pcpu = per_cpu_ptr(ctx->cache->cpu_slab, cpu);
+	ctx->depot = local_depot(ctx->cache);
+	return ctx->depot ? 0 : -EINVAL;
+}
+
+/*
+ * The test's objects never went through the allocation hooks (KASAN
+ * still sees them as free): they go back the same way, not by
+ * kmem_cache_free().
+ */
+static void kta_exit(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	void *obj;
+
+	if (!ctx || !ctx->cache)
+		return;
+	while (ctx->nr) {
+		obj = ctx->objs[--ctx->nr];
+		if (!array_free_fast(ctx->cache, virt_to_slab(obj), obj))
+			slub_free_freelist(ctx->cache, obj);
+	}
+	kmem_cache_destroy(ctx->cache);
+}
+
+static void *kta_alloc(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	void *obj = NULL;
+
+	KUNIT_ASSERT_TRUE(test, array_alloc_fast(ctx->cache, GFP_KERNEL, 0, &obj));
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	KUNIT_ASSERT_LT(test, ctx->nr, KTA_MAX_OBJS);
+	ctx->objs[ctx->nr++] = obj;
+	return obj;
+}
+
+/* Free the test's newest object through the array fastpath. */
+static void kta_free(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	void *obj;
+
+	KUNIT_ASSERT_GT(test, ctx->nr, 0U);
+	obj = ctx->objs[--ctx->nr];
+	KUNIT_ASSERT_TRUE(test, array_free_fast(ctx->cache, virt_to_slab(obj), obj));
+}
+
+static unsigned int kta_loaded(struct kta_ctx *ctx)
+{
+	return ctx->pcpu->array ? ctx->pcpu->array->count : ~0U;
+}
+
+static unsigned int kta_spare(struct kta_ctx *ctx)
+{
+	return ctx->pcpu->spare ? ctx->pcpu->spare->count : ~0U;
+}
+
+/* An empty cpu refills half an array from the slabs and pops one. */
+static void kta_refill_half(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
+	kta_alloc(test);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), KTA_SIZE / 2 - 1);
+	kta_free(test);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), KTA_SIZE / 2);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), 0U);
+}
+
+/* A full loaded array swaps with an empty spare, and back. */
+static void kta_spare_swap(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < KTA_SIZE + 1; i++)
+		kta_alloc(test);
+	/* Whatever the refills did, give back until loaded is full. */
+	while (kta_loaded(ctx) < KTA_SIZE)
+		kta_free(test);
+	KUNIT_ASSERT_EQ(test, kta_spare(ctx), 0U);
+	kta_free(test);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 1U);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), (unsigned int)KTA_SIZE);
+	/* Empty the loaded one: the full spare comes back. */
+	kta_alloc(test);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
+	kta_alloc(test);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), KTA_SIZE - 1U);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), 0U);
+}
+
+/*
+ * Both arrays full: the next free puts one full array in the depot (with
+ * a new empty one); allocating it all back takes it out again and leaves
+ * an empty array in the depot.
+ */
+static void kta_depot_put_get(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	unsigned int i, held;
+
+	for (i = 0; i < 3 * KTA_SIZE; i++)
+		kta_alloc(test);
+	array_drain_local(ctx->cache);
+	array_depot_drain(ctx->cache);
+	held = ctx->nr;
+	/* 2 * KTA_SIZE fill both arrays, one more overflows. */
+	for (i = 0; i < 2 * KTA_SIZE; i++)
+		kta_free(test);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), (unsigned int)KTA_SIZE);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), (unsigned int)KTA_SIZE);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, 0U);
+	kta_free(test);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, 1U);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 1U);
+	KUNIT_EXPECT_EQ(test, held - ctx->nr, 2 * KTA_SIZE + 1U);
+
+	/* Allocate all 2 * KTA_SIZE + 1 back: the depot's array is used. */
+	for (i = 0; i < 2 * KTA_SIZE + 1; i++)
+		kta_alloc(test);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, 0U);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_empty, 1U);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), 0U);
+}
+
+/* With the depot at its bound, an overflow gives half back to the slabs. */
+static void kta_flush_half(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	unsigned int i, need = (DEPOT_MAX + 2) * KTA_SIZE + 1;
+
+	for (i = 0; i < need; i++)
+		kta_alloc(test);
+	array_drain_local(ctx->cache);
+	array_depot_drain(ctx->cache);
+	for (i = 0; i < need; i++)
+		kta_free(test);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, (unsigned int)DEPOT_MAX);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), (unsigned int)KTA_SIZE);
+	/* The last free found everything full and flushed half. */
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), KTA_SIZE / 2 + 1U);
+}
+
+/*
+ * An interrupt that finds the array taken by the task it interrupted
+ * takes the freelist path: here the test takes the array itself.
+ */
+static void kta_nested_fallback(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	struct slub_array *a;
+	void *obj = NULL, *x;
+
+	x = kta_alloc(test);
+	preempt_disable();
+	a = array_take(ctx->pcpu);
+	KUNIT_EXPECT_NOT_NULL(test, a);
+	KUNIT_EXPECT_FALSE(test, array_alloc_fast(ctx->cache, GFP_ATOMIC, 0, &obj));
+	KUNIT_EXPECT_NULL(test, obj);
+	KUNIT_EXPECT_FALSE(test, array_free_fast(ctx->cache, virt_to_slab(x), x));
+	/* The slow path falls back too, and the object is good. */
+	obj = array_alloc_slowpath(ctx->cache, GFP_ATOMIC, 0);
+	KUNIT_EXPECT_NOT_NULL(test, obj);
+	if (a)
+		array_put(ctx->pcpu, a);
+	preempt_enable();
+	if (obj)
+		ctx->objs[ctx->nr++] = obj;
+}
+
+/* Bulk paths move objects between the caller's array and the cpu's. */
+static void kta_bulk(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	void *p[2 * KTA_SIZE];
+	unsigned int i;
+	size_t n;
+
+	for (i = 0; i < ARRAY_SIZE(p); i++)
+		p[i] = kta_alloc(test);
+	ctx->nr -= ARRAY_SIZE(p);
+	array_drain_local(ctx->cache);
+	array_depot_drain(ctx->cache);
+	/* Fills the loaded array, swaps in the spare, fills that too. */
+	n = array_free_bulk(ctx->cache, ARRAY_SIZE(p), p);
+	KUNIT_EXPECT_EQ(test, n, ARRAY_SIZE(p));
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), (unsigned int)KTA_SIZE);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), (unsigned int)KTA_SIZE);
+	/* Takes what the loaded array has, in one go. */
+	n = array_alloc_bulk(ctx->cache, ARRAY_SIZE(p), p);
+	KUNIT_EXPECT_EQ(test, n, (size_t)KTA_SIZE);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
+	for (i = 0; i < n; i++)
+		ctx->objs[ctx->nr++] = p[i];
+}
+
+/* Shrinking gives every cached object back: the cache ends up empty. */
+static void kta_shrink_drains(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < (DEPOT_MAX + 2) * KTA_SIZE; i++)
+		kta_alloc(test);
+	while (ctx->nr)
+		kta_free(test);
+	KUNIT_EXPECT_GT(test, ctx->depot->nr_full, 0U);
+	KUNIT_EXPECT_FALSE(test, __kmem_cache_empty(ctx->cache));
+	kmem_cache_shrink(ctx->cache);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), 0U);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, 0U);
+	KUNIT_EXPECT_TRUE(test, __kmem_cache_empty(ctx->cache));
+}
+
+static struct kunit_case kta_cases[] = {
+	KUNIT_CASE(kta_refill_half),
+	KUNIT_CASE(kta_spare_swap),
+	KUNIT_CASE(kta_depot_put_get),
+	KUNIT_CASE(kta_flush_half),
+	KUNIT_CASE(kta_nested_fallback),
+	KUNIT_CASE(kta_bulk),
+	KUNIT_CASE(kta_shrink_drains),
+	{}
+};
+
+static struct kunit_suite kta_suite = {
+	.name = "slub_array",
+	.init = kta_init,
+	.exit = kta_exit,
+	.test_cases = kta_cases,
+};
+
+kunit_test_suite(kta_suite);
