@@ -1454,11 +1454,21 @@ static __always_inline void slab_free_one(struct kmem_cache *cache,
  */
 void kmem_cache_free(struct kmem_cache *cache, void *x)
 {
-	cache = cache_from_obj(cache, x);
-	if (!cache)
-		return;
+	struct slab *slab = virt_to_slab(x);
+
+	/*
+	 * cache_from_obj() with the slab looked up once: only an object
+	 * that is not @cache's goes through it, for its report.
+	 */
+	if ((IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) ||
+	     kmem_cache_debug_flags(cache, SLAB_CONSISTENCY_CHECKS)) &&
+	    unlikely(!slab || slab->slab_cache != cache)) {
+		cache = cache_from_obj(cache, x);
+		if (!cache)
+			return;
+	}
 	trace_kmem_cache_free(_RET_IP_, x, cache);
-	slab_free_one(cache, virt_to_slab(x), x, 0);
+	slab_free_one(cache, slab, x, 0);
 }
 EXPORT_SYMBOL(kmem_cache_free);
 
@@ -1466,6 +1476,13 @@ EXPORT_SYMBOL(kmem_cache_free);
 void __kmem_cache_free(struct kmem_cache *cache, void *x, unsigned long caller)
 {
 	slab_free_one(cache, virt_to_slab(x), x, caller);
+}
+
+/* kfree() backend for a slab kfree() has already looked up. */
+void __kmem_cache_free_slab(struct kmem_cache *cache, struct slab *slab,
+			    void *x, unsigned long caller)
+{
+	slab_free_one(cache, slab, x, caller);
 }
 
 #ifdef CONFIG_KASAN_GENERIC
@@ -1589,7 +1606,6 @@ static size_t bulk_free_to_arrays(struct kmem_cache *cache, size_t size,
 {
 	void *batch[BULK_ARRAY_BATCH];
 	size_t i, kept = 0, n = 0;
-	struct kmem_cache *owner;
 	struct slab *slab;
 	void *x;
 
@@ -1597,11 +1613,10 @@ static size_t bulk_free_to_arrays(struct kmem_cache *cache, size_t size,
 		x = p[i];
 		if (!x)
 			continue;
-		owner = cache_from_obj(cache, x);
-		if (!owner)
-			continue;
 		slab = virt_to_slab(x);
-		if (owner != cache || !slab || !array_accepts(slab, x)) {
+		/* Not @cache's: the slab path reports or frees it. */
+		if (unlikely(!slab || slab->slab_cache != cache) ||
+		    !array_accepts(slab, x)) {
 			p[kept++] = x;
 			continue;
 		}

@@ -527,30 +527,38 @@ void array_double_free(struct kmem_cache *cache, void *obj)
  * @size: objects wanted
  * @p: where to store them
  *
+ * Empties the loaded array, then the spare and full arrays of the depot,
+ * a whole array at a time.
+ *
  * Return: how many were taken; 0 if the cache has no array here.
  */
 size_t array_alloc_bulk(struct kmem_cache *cache, size_t size, void **p)
 {
+	struct slub_array *a, *drop = NULL;
 	struct kmem_cache_cpu *pcpu;
-	struct slub_array *a, *s;
 	size_t done = 0, n;
 
 	preempt_disable();
 	pcpu = this_cpu_ptr(cache->cpu_slab);
 	a = array_take(pcpu);
-	if (a) {
-		s = pcpu->spare;
-		if (!a->count && s && s->count) {
-			pcpu->spare = a;
-			a = s;
-		}
-		n = min_t(size_t, size, a->count);
-		a->count -= n;
-		memcpy(p, a->objs + a->count, n * sizeof(void *));
-		done = n;
-		array_put(pcpu, a);
+	if (!a) {
+		preempt_enable();
+		return 0;
 	}
+	while (done < size) {
+		/* One array to free at most: stop reloading after that. */
+		if (!a->count && !drop)
+			a = array_reload(cache, pcpu, a, &drop);
+		if (!a->count)
+			break;
+		n = min_t(size_t, size - done, a->count);
+		a->count -= n;
+		memcpy(p + done, a->objs + a->count, n * sizeof(void *));
+		done += n;
+	}
+	array_put(pcpu, a);
 	preempt_enable();
+	kfree(drop);
 	return done;
 }
 
@@ -560,32 +568,48 @@ size_t array_alloc_bulk(struct kmem_cache *cache, size_t size, void **p)
  * @size: number of objects in @p, all of them accepted by array_accepts()
  * @p: the objects, their free hooks already run
  *
+ * Fills the loaded array, then the spare, then exchanges full arrays for
+ * empty ones of the depot (new ones while it has room), and gives half
+ * an array back to the slabs only when all that is full.
+ *
  * Return: how many were taken, from the start of @p; 0 if the cache has
  * no array here.
  */
 size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p)
 {
-	struct slub_array *a, *none = NULL;
+	struct slub_array *a, *fresh = NULL;
 	struct kmem_cache_cpu *pcpu;
 	size_t done = 0, n;
 
 	preempt_disable();
 	pcpu = this_cpu_ptr(cache->cpu_slab);
 	a = array_take(pcpu);
-	if (a) {
-		while (done < size) {
-			if (a->count == a->size)
-				a = array_unload(cache, pcpu, a, &none);
-			if (a->count == a->size)
-				array_flush_half(cache, a);
-			n = min_t(size_t, size - done, a->size - a->count);
-			memcpy(a->objs + a->count, p + done, n * sizeof(void *));
-			a->count += n;
-			done += n;
-		}
-		array_put(pcpu, a);
+	if (!a) {
+		preempt_enable();
+		return 0;
 	}
+	while (done < size) {
+		if (a->count == a->size)
+			a = array_unload(cache, pcpu, a, &fresh);
+		/* A cache whose arrays come from itself takes the freelist. */
+		if (a->count == a->size && !fresh &&
+		    depot_wants_full(local_depot(cache))) {
+			fresh = array_new(a->size, numa_mem_id(),
+					  GFP_NOWAIT | __GFP_NOWARN);
+			if (fresh)
+				continue;
+		}
+		if (a->count == a->size)
+			array_flush_half(cache, a);
+		n = min_t(size_t, size - done, a->size - a->count);
+		memcpy(a->objs + a->count, p + done, n * sizeof(void *));
+		a->count += n;
+		done += n;
+	}
+	array_put(pcpu, a);
 	preempt_enable();
+	if (fresh && !depot_put_empty(local_depot(cache), fresh))
+		kfree(fresh);
 	return done;
 }
 

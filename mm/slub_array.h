@@ -50,17 +50,23 @@ static __always_inline struct slub_array *array_take(struct kmem_cache_cpu *pcpu
 	return a;
 }
 
-/* Install @a as the loaded array and let go of the cpu's arrays. */
-static __always_inline void array_put(struct kmem_cache_cpu *pcpu,
-				      struct slub_array *a)
+/* Let go of the cpu's arrays, the loaded one unchanged. */
+static __always_inline void array_release(struct kmem_cache_cpu *pcpu)
 {
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	lock_map_release(&pcpu->array_map);
 #endif /* CONFIG_DEBUG_LOCK_ALLOC */
-	WRITE_ONCE(pcpu->array, a);
 	/* Every change of the arrays is done before the flag is cleared. */
 	barrier();
 	WRITE_ONCE(pcpu->array_held, false);
+}
+
+/* Install @a as the loaded array and let go of the cpu's arrays. */
+static __always_inline void array_put(struct kmem_cache_cpu *pcpu,
+				      struct slub_array *a)
+{
+	WRITE_ONCE(pcpu->array, a);
+	array_release(pcpu);
 }
 
 void *array_alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
@@ -91,13 +97,13 @@ static __always_inline bool array_alloc_fast(struct kmem_cache *cache,
 	}
 	if (likely(a->count)) {
 		obj = a->objs[--a->count];
-		array_put(pcpu, a);
+		array_release(pcpu);
 		preempt_enable();
 		stat(cache, ARRAY_ALLOC);
 		*objp = obj;
 		return true;
 	}
-	array_put(pcpu, a);
+	array_release(pcpu);
 	preempt_enable();
 	*objp = array_alloc_slowpath(cache, gfp, addr);
 	return true;
@@ -106,12 +112,18 @@ static __always_inline bool array_alloc_fast(struct kmem_cache *cache,
 /*
  * Objects go into an array only if any allocation may get them: from a
  * slab of this cpu's memory node, not from the pfmemalloc reserves, and
- * not KFENCE's.  All others go back to their slab.
+ * not KFENCE's.  All others go back to their slab.  The node and the
+ * pfmemalloc mark (PG_active, see slab_test_pfmemalloc()) come from one
+ * load of the slab's flags.
  */
 static __always_inline bool array_accepts(struct slab *slab, void *obj)
 {
-	return slab_nid(slab) == numa_mem_id() &&
-	       !slab_test_pfmemalloc(slab) && !is_kfence_address(obj);
+	unsigned long flags = READ_ONCE(slab->__page_flags);
+
+	if (((flags >> NODES_PGSHIFT) & NODES_MASK) != numa_mem_id() ||
+	    (flags & (1UL << PG_active)))
+		return false;
+	return !is_kfence_address(obj);
 }
 
 /* Push an object onto this cpu's array; false: take the freelist path. */
@@ -133,19 +145,19 @@ static __always_inline bool array_free_fast(struct kmem_cache *cache,
 	/* The cheap half of the hardened free list's double free check. */
 	if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) && a->count &&
 	    unlikely(a->objs[a->count - 1] == obj)) {
-		array_put(pcpu, a);
+		array_release(pcpu);
 		preempt_enable();
 		array_double_free(cache, obj);
 		return true;
 	}
 	if (likely(a->count < a->size)) {
 		a->objs[a->count++] = obj;
-		array_put(pcpu, a);
+		array_release(pcpu);
 		preempt_enable();
 		stat(cache, ARRAY_FREE);
 		return true;
 	}
-	array_put(pcpu, a);
+	array_release(pcpu);
 	preempt_enable();
 	array_free_slowpath(cache, obj);
 	return true;
