@@ -31,9 +31,11 @@ PEERS = ["slub", "slub56", "slab"]
 SIZES = [8, 64, 256, 1024, 4096]
 ALLOCN = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
 BULK = [1, 2, 3, 4, 8, 16, 30, 32, 34, 48, 64, 128, 158, 250]
-STRATS = ["", "+irqoff", "+bitlock", "+irqoff-bitlock"]
-STRAT_LABEL = {"": "lockless, cmpxchg (default)", "+irqoff": "irqoff, cmpxchg",
-               "+bitlock": "lockless, bitlock", "+irqoff-bitlock": "irqoff, bitlock"}
+STRATS = ["", "+irqoff", "+bitlock", "+irqoff-bitlock", "+freelist"]
+STRAT_LABEL = {"": "lockless, cmpxchg, arrays (default)", "+irqoff": "irqoff, cmpxchg, arrays",
+               "+bitlock": "lockless, bitlock, arrays",
+               "+irqoff-bitlock": "irqoff, bitlock, arrays",
+               "+freelist": "lockless, cmpxchg, freelist front end"}
 
 
 def load(path):
@@ -241,6 +243,12 @@ class Report:
                           ((None, "n/a") if o is None or s is None else
                            (o <= 0.8 * s, "≤ 0.8× SLUB")), "bulk ≥ 16 (ratio to SLUB)",
                           to_slub)
+        no_worse = lambda key, o, s, sl: ((None, "n/a") if o is None or s is None
+                                          else (o <= s, "≤ SLUB"))
+        self.icount_group("Many caches: one object of each of 64 caches, round the caches, "
+                          "per alloc+free pair", "many", [64], "caches", no_worse,
+                          "many caches (ratio to SLUB)", to_slub)
+        self.forkexec(no_worse, to_slub)
         self.strategies()
         self.nomerge()
         self.tcg()
@@ -273,6 +281,19 @@ class Report:
                f"single-CPU figures identical (the dd workload and the Slab: figures included)" + ("." if not diff else
                                                   f"; {diff} differ: " + "; ".join(diffs[:20]) + "."))
         self.p()
+
+    def forkexec(self, target, ref):
+        """fork+exec of busybox in the guest: the total of the boot's loop,
+        turned into instructions per fork+exec before the usual table."""
+        b = self.b
+        n = self.args.forkexec
+        for k in list(KERNELS):
+            v = b.icount(k, "forkexec", n)
+            if v is not None:
+                b.data[("icount", k, "forkexecop", "1")] = [(1, v / n)]
+        self.icount_group(f"fork + exec of busybox from the shell, per pair ({n} in a row)",
+                          "forkexecop", [1], "per", target,
+                          "fork+exec (ratio to SLUB)", ref)
 
     def strategies(self):
         b = self.b
@@ -525,6 +546,7 @@ def main():
     ap.add_argument("--passes", type=int, default=2)
     ap.add_argument("--dd", type=int, default=128)
     ap.add_argument("--mem-dd", type=int, default=1024)
+    ap.add_argument("--forkexec", type=int, default=200)
     args = ap.parse_args()
     data, errors = load(args.results)
     b = Bench(data)

@@ -36,10 +36,11 @@ res=$out/results.tsv
 
 # name:profile, ours first.
 kernels="ours-aligned:bench-aligned ours-internal:bench-internal slub:bench-slub slub56:bench-slub56 slab:bench-slab"
-# Boot-time strategies of our kernels (the default, lockless + cmpxchg,
-# is the plain kernel).
-strategies="irqoff:slub_fastpath=irqoff bitlock:slub_pair=bitlock irqoff-bitlock:slub_fastpath=irqoff,slub_pair=bitlock"
-single_cases=calib,fast,kmalloc,allocn,bulk,bulkm
+# Boot-time strategies of our kernels (the default, lockless + cmpxchg
+# with the array front end, is the plain kernel).
+strategies="irqoff:slub_fastpath=irqoff bitlock:slub_pair=bitlock irqoff-bitlock:slub_fastpath=irqoff,slub_pair=bitlock freelist:slub_frontend=freelist"
+single_cases=calib,fast,kmalloc,allocn,bulk,bulkm,many
+forkexec=200		# fork+exec of busybox per boot
 tcg_cases=calib,fast,kmalloc,allocn,bulk,remote,mt
 dd_mib=128		# guests of 512 MiB
 mem_dd_mib=1024		# the 8 GiB guest
@@ -72,6 +73,7 @@ bench_boot() {
 		-e 's/^BENCH: memory Memory: .* \([0-9]*\)K reserved.*/memory\treserved_kb\t\1/p' \
 		-e 's/^BENCH: \(slab_[a-z]*_kb\) \([0-9]*\)$/memory\t\1\t\2/p' \
 		-e 's/^BENCH: dd mib=\([0-9]*\) ns=\([0-9]*\)$/dd\t\1\t\2/p' \
+		-e 's/^BENCH: forkexec n=\([0-9]*\) ns=\([0-9]*\)$/forkexec\t\1\t\2/p' \
 		-e 's/^BENCH: frag bench_frag_\([0-9]*\) .* pages=\([0-9]*\)$/frag\t\1\t\2/p' \
 		"$clog")
 	if grep -q '^BENCH: error\|slab_bench: end ret=[^0]' "$clog"; then
@@ -122,7 +124,7 @@ for pass in $(seq 1 "$passes"); do
 		strategy_variants
 	} | while read -r v p x; do
 		bench_boot icount "$v" "$p" "$pass" \
-			"harness.bench_mode=icount harness.bench_cases=$single_cases harness.bench_dd=$dd_mib $(args "$x")" \
+			"harness.bench_mode=icount harness.bench_cases=$single_cases harness.bench_dd=$dd_mib harness.bench_forkexec=$forkexec $(args "$x")" \
 			-i -s 1 -m 512M -t 600
 	done
 	nomerge_variants | while read -r v p x; do
@@ -152,5 +154,5 @@ main_variants | while read -r v p x; do
 done
 
 "$REPO/harness/bench-report.py" "$res" "$out" --quick "$quick" --rounds "$rounds" \
-	--passes "$passes" --dd "$dd_mib" --mem-dd "$mem_dd_mib"
+	--passes "$passes" --dd "$dd_mib" --mem-dd "$mem_dd_mib" --forkexec "$forkexec"
 log "report: ${out#$REPO/}/report.md"

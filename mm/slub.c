@@ -73,7 +73,7 @@
  * that node's list.  The objects on pcpu->freelist count as in use in
  * their (frozen) slab.
  *
- * Array front end (slub_frontend=array): the per-cpu arrays sit in
+ * Array front end (slub_frontend=array, the default): per-cpu arrays sit in
  * front of all of the above, which serve as their source and sink.
  *   array state   where                 objects
  *   loaded        pcpu->array           0..size, popped and pushed

@@ -11,7 +11,8 @@
  * in mm/slub.c says which state belongs to whom.
  *
  * Boot parameters:
- *   slub_frontend=freelist|array      the front end of every cache
+ *   slub_frontend=array|freelist      the front end of every cache,
+ *                                     arrays by default
  *   slub_frontend=array:<list>        the front end of the named caches,
  *   slub_frontend=freelist:<list>     as slab_nomerge=<list>: comma
  *                                     separated, a trailing '*' matches a
@@ -41,6 +42,8 @@ DEFINE_STATIC_KEY_FALSE(slub_arrays);
 
 #define ARRAY_SIZE_MIN		4
 #define ARRAY_SIZE_MAX		1024
+/* The first refill of an idle cpu takes this many objects. */
+#define ARRAY_BATCH_MIN		8
 
 /* ---- Boot parameters ---- */
 
@@ -55,7 +58,7 @@ struct frontend_name {
 
 static struct frontend_name frontend_names[FRONTEND_MAX_NAMES] __initdata;
 static unsigned int nr_frontend_names __initdata;
-static bool frontend_array_default __initdata;
+static bool frontend_array_default __initdata = true;
 static unsigned int array_size_param __initdata;
 /* Caches created from now on get arrays as they ask. */
 static bool arrays_ready __read_mostly;
@@ -339,12 +342,29 @@ static struct slub_array *array_reload(struct kmem_cache *cache,
 }
 
 /*
- * Fill the spare array @s, which the caller took out of its cpu, from
- * the slabs, and load it.  The task stays on its cpu meanwhile, so that
- * @s goes back where it came from; the slab allocation may sleep.
+ * Objects the next refill of a cpu takes: few for a cpu that was idle,
+ * so that rarely used caches cache little, doubling with every refill up
+ * to half an array; the reaper starts an idle cpu over.
+ */
+static unsigned int array_refill_batch(struct kmem_cache_cpu *pcpu,
+				       unsigned int size)
+{
+	unsigned int batch = clamp_t(unsigned int, pcpu->array_batch,
+				     min(ARRAY_BATCH_MIN, size / 2), size / 2);
+
+	pcpu->array_batch = min(batch * 2, size / 2);
+	return max(batch, 1U);
+}
+
+/*
+ * Fill the spare array @s, which the caller took out of its cpu, with
+ * @batch objects from the slabs, and load it.  The task stays on its
+ * cpu meanwhile, so that @s goes back where it came from; the slab
+ * allocation may sleep.
  */
 static void *array_refill(struct kmem_cache *cache, gfp_t gfp,
-			  unsigned long addr, struct slub_array *s)
+			  unsigned long addr, struct slub_array *s,
+			  unsigned int batch)
 {
 	struct kmem_cache_cpu *pcpu;
 	struct slub_array *a;
@@ -352,8 +372,7 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp,
 	size_t n;
 
 	/* No reserves in an array: a pfmemalloc request takes the slab path. */
-	n = slub_objects_take(cache, gfp | __GFP_NOMEMALLOC,
-			      max(s->size / 2, 1U), s->objs);
+	n = slub_objects_take(cache, gfp | __GFP_NOMEMALLOC, batch, s->objs);
 	if (n) {
 		obj = s->objs[--n];
 		s->count = n;
@@ -387,6 +406,7 @@ static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp,
 {
 	struct slub_array *a, *s = NULL, *drop = NULL;
 	struct kmem_cache_cpu *pcpu;
+	unsigned int batch = 0;
 	void *obj = NULL;
 
 	preempt_disable();
@@ -407,6 +427,8 @@ static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp,
 		/* NULL while another refill of this cpu is under way. */
 		s = pcpu->spare;
 		pcpu->spare = NULL;
+		if (s)
+			batch = array_refill_batch(pcpu, s->size);
 	}
 	array_put(pcpu, a);
 	preempt_enable();
@@ -414,7 +436,7 @@ static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp,
 	if (obj)
 		return obj;
 	if (s)
-		return array_refill(cache, gfp, addr, s);
+		return array_refill(cache, gfp, addr, s, batch);
 	return slub_alloc_freelist(cache, gfp, addr);
 }
 
@@ -826,10 +848,14 @@ static void array_reap_cache(struct kmem_cache *cache)
 	for_each_online_cpu(cpu) {
 		pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
 		/* Racy: a missed touch only delays the reap of a busy cpu. */
-		if (data_race(pcpu->array_touched))
+		if (data_race(pcpu->array_touched)) {
 			WRITE_ONCE(pcpu->array_touched, false);
-		else if (array_cpu_has_objects(cache, cpu))
-			cpumask_set_cpu(cpu, &array_reap_cpus);
+		} else {
+			/* Its next refill starts small again. */
+			WRITE_ONCE(pcpu->array_batch, 0);
+			if (array_cpu_has_objects(cache, cpu))
+				cpumask_set_cpu(cpu, &array_reap_cpus);
+		}
 	}
 	if (!cpumask_empty(&array_reap_cpus))
 		slub_flush_cpus_locked(cache, &array_reap_cpus);

@@ -239,10 +239,11 @@ static void kta_bulk(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, ARRAY_SIZE(p));
 	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), (unsigned int)KTA_SIZE);
 	KUNIT_EXPECT_EQ(test, kta_spare(ctx), (unsigned int)KTA_SIZE);
-	/* Takes what the loaded array has, in one go. */
+	/* Empties the loaded array, then the spare, a whole array at a time. */
 	n = array_alloc_bulk(ctx->cache, ARRAY_SIZE(p), p);
-	KUNIT_EXPECT_EQ(test, n, (size_t)KTA_SIZE);
+	KUNIT_EXPECT_EQ(test, n, ARRAY_SIZE(p));
 	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), 0U);
 	for (i = 0; i < n; i++)
 		ctx->objs[ctx->nr++] = p[i];
 }

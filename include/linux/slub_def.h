@@ -96,6 +96,7 @@ struct kmem_cache_cpu {
 	local_lock_t lock;	/* slow path serialisation */
 	bool array_held;	/* @array and @spare are taken */
 	bool array_touched;	/* array slow path ran since the last reap */
+	unsigned short array_batch;	/* objects the next refill takes */
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	struct lockdep_map array_map;	/* holding @array */
 #endif /* CONFIG_DEBUG_LOCK_ALLOC */

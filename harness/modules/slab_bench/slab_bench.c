@@ -38,7 +38,7 @@ module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "icount (guest instructions) or tcg (nanoseconds)");
 static char *cases = "calib,fast,kmalloc,allocn,bulk";
 module_param(cases, charp, 0444);
-MODULE_PARM_DESC(cases, "comma list: calib fast kmalloc allocn bulk bulkm remote mt frag");
+MODULE_PARM_DESC(cases, "comma list: calib fast kmalloc allocn bulk bulkm many remote mt frag");
 static bool quick;
 module_param(quick, bool, 0444);
 MODULE_PARM_DESC(quick, "fewer repetitions");
@@ -255,6 +255,55 @@ static noinline u64 bulk_once(struct kmem_cache *s, void **objs,
 		kmem_cache_free_bulk(s, n, objs);
 	}
 	return bench_now() - t0;
+}
+
+/*
+ * Many caches: one object of each of MANY_CACHES private caches of
+ * different sizes, allocated round the caches and freed, so that every
+ * operation finds another cache's per-cpu state.  Per alloc+free pair.
+ */
+#define MANY_CACHES	64
+#define MANY_ROUNDS	16
+
+static noinline u64 many_once(struct kmem_cache **caches, void **objs)
+{
+	u64 t0 = bench_now();
+	unsigned int i, r;
+
+	for (r = 0; r < MANY_ROUNDS; r++) {
+		for (i = 0; i < MANY_CACHES; i++)
+			objs[i] = kmem_cache_alloc(caches[i], GFP_KERNEL);
+		for (i = 0; i < MANY_CACHES; i++)
+			kmem_cache_free(caches[i], objs[i]);
+	}
+	return bench_now() - t0;
+}
+
+static int bench_many(void **objs)
+{
+	struct kmem_cache *caches[MANY_CACHES];
+	unsigned int i, r;
+	u64 best = U64_MAX, d;
+	int ret = 0;
+
+	for (i = 0; i < MANY_CACHES; i++) {
+		caches[i] = bench_cache_create("bench_many_%u", 40 + 24 * i, false);
+		if (!caches[i]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	for (r = 0; r <= bench_reps(); r++) {
+		d = many_once(caches, objs);
+		if (r)
+			best = min(best, d);
+	}
+	bench_result("many", MANY_CACHES,
+		     bench_milli_per_op(best, MANY_CACHES * MANY_ROUNDS));
+out:
+	while (i--)
+		kmem_cache_destroy(caches[i]);
+	return ret;
 }
 
 static int bench_bulk(void **objs, bool mergeable)
@@ -587,6 +636,8 @@ static int __init slab_bench_init(void)
 		ret = bench_bulk(objs, false);
 	if (!ret && bench_want("bulkm"))
 		ret = bench_bulk(objs, true);
+	if (!ret && bench_want("many"))
+		ret = bench_many(objs);
 	if (!ret && bench_want("remote"))
 		ret = bench_remote();
 	if (!ret && bench_want("mt"))

@@ -7,7 +7,7 @@
  *                                   (freelist, tid), or irqs off
  *   slub_pair=cmpxchg|bitlock       slab (freelist, counters) updates:
  *                                   cmpxchg16b, or a bit spinlock
- *   slub_frontend=freelist|array    per-cpu front end of every cache,
+ *   slub_frontend=array|freelist    per-cpu front end of every cache,
  *   slub_frontend=<fe>:<list>       or of the named caches
  *   slub_array_size=<n>             objects per array
  *
@@ -32,7 +32,7 @@
 
 static const char *want_fastpath = "lockless";
 static const char *want_pair = "cmpxchg";
-static const char *want_frontend = "freelist";
+static const char *want_frontend = "array";
 static unsigned long want_array_size;	/* 0: the default by size */
 static char *bad_words[MAX_BAD];
 static int nr_bad;
