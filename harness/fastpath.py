@@ -7,9 +7,12 @@ usage: fastpath.py VMLINUX [--compare OTHER_VMLINUX] [FUNCTION ...]
 For each function (default: kmem_cache_alloc and kmem_cache_free) print
 its disassembly with every boot-time ALTERNATIVE inside it resolved: the
 bytes that replace the site when the CPU has the feature.  Then check
-what the fastpath promises: a cmpxchg16b with a %gs prefix and no lock
-prefix among the replacements, and no cli, sti, pushf or popf anywhere in
-the function.  Exit status 1 if a check fails.
+what the fastpaths promise.  The freelist front end: a cmpxchg16b with a
+%gs prefix and no lock prefix among the replacements.  The array front
+end (behind a static key in the same function): preemption disabled by
+an increment of the per-cpu preempt count, and no lock prefix anywhere.
+Both: no cli, sti, pushf or popf anywhere in the function.  Exit status
+1 if a check fails.
 
 With --compare, print instead whether the two kernels' functions are the
 same instruction for instruction once addresses are stripped, and the
@@ -78,12 +81,20 @@ def show(vmlinux, func, alts):
     lo, hi = insns[0][0], insns[-1][0] + 16
     ok = True
     gs_cx16 = 0
+    preempt_inc = 0
     print("%s:" % func)
     for a, text in insns:
         print("  %x  %s" % (a, text))
         if FORBIDDEN.search(text):
             print("  ^^^ forbidden on the fastpath")
             ok = False
+        if text.startswith("lock"):
+            print("  ^^^ lock prefix on the fastpath")
+            ok = False
+        # DEBUG_PREEMPT kernels call preempt_count_add() instead.
+        if re.match(r"(incl\s+%gs:.*<__preempt_count>|call\s+\S+\s+<preempt_count_add>)",
+                    text):
+            preempt_inc += 1
         for site, ilen, feat, ra, rlen in alts:
             if site != a:
                 continue
@@ -94,9 +105,11 @@ def show(vmlinux, func, alts):
                 if r.startswith("lock"):
                     print("  ^^^ lock prefix in a per-cpu commit")
                     ok = False
-    print("  => %d per-cpu cmpxchg16b (%%gs, CX16 alternative), %s" %
-          (gs_cx16, "no cli/sti/pushf/popf" if ok else "CHECK FAILED"))
-    return ok and gs_cx16 >= 1
+    print("  => %d per-cpu cmpxchg16b (%%gs, CX16 alternative), array path "
+          "%s, %s" % (gs_cx16,
+                      "with preemption off" if preempt_inc else "MISSING",
+                      "no lock prefix nor cli/sti/pushf/popf" if ok else "CHECK FAILED"))
+    return ok and gs_cx16 >= 1 and preempt_inc >= 1
 
 
 def compare(a, b, funcs):
