@@ -98,6 +98,22 @@ def main():
     print("  merge policy       %s" % policy)
     print("  caches             %d in /proc/slabinfo, %d in /sys/kernel/slab, %d aliases"
           % (len(rows), len(caches), len(aliases)))
+    # The array front end: objects per array and slot size per cache.
+    arrays = []
+    for l in sysfs:
+        f = l.split()
+        if f[0] == "cache" and len(f) == 4 and f[2].isdigit() and int(f[2]):
+            arrays.append((int(f[2]), int(f[3])))
+    m = re.search(r"cpus (\d+), nodes (\d+)", banner[0]) if banner else None
+    if arrays and m:
+        cpus, nodes = int(m.group(1)), int(m.group(2))
+        per = 2 * cpus + 8 * nodes
+        worst = sum(n * size * per for n, size in arrays) // 1024
+        print("  array front end    %d caches with arrays; at most %d KiB of objects in"
+              % (len(arrays), worst))
+        print("                     arrays (2 per cpu + 8 per node depot, each of array_size)")
+    elif sysfs and any(len(l.split()) == 4 for l in sysfs):
+        print("  array front end    none (slub_frontend=freelist)")
     mi = section(lines, "meminfo")
     for l in mi:
         if l.startswith(("Slab:", "MemTotal:")):
