@@ -4,7 +4,9 @@
 # Drive the test_slab_api module (lib/test_slab_api.c) through its phases:
 # basic, bulk, stress while CPUs go offline and online, and stress with
 # objects held in "test_slab_api_stress" whose count /proc/slabinfo must
-# show exactly.  POSIX sh; runs under busybox ash.
+# show exactly; and names, where caches of every kind are destroyed and
+# created again at once under one name and their /sys/kernel/slab entries
+# checked.  POSIX sh; runs under busybox ash.
 #
 # Environment overrides:
 #   TSA_SECONDS  minimum stress run time in seconds (default 10)
@@ -30,7 +32,7 @@ HOTPLUG=${TSA_HOTPLUG:-1}
 INJECT=${TSA_INJECT:-0}
 FAILSLAB=/sys/kernel/debug/failslab
 
-NTESTS=6
+NTESTS=7
 
 echo "TAP version 13"
 
@@ -220,6 +222,16 @@ else
 	not_ok "$MOD stress hold=$HOLD"
 	not_ok "slabinfo $CACHE active_objs (module did not load)"
 	not_ok "rmmod destroys $CACHE (module did not load)"
+fi
+
+# 7: names reused at once, by caches of every kind
+if [ ! -d /sys/kernel/slab ]; then
+	skip "$MOD names: no /sys/kernel/slab (SLAB)"
+elif load names; then
+	ok "$MOD names"
+	unload
+else
+	not_ok "$MOD names"
 fi
 
 echo "# $((NTESTS - failed)) of $NTESTS passed"
