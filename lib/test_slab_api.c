@@ -26,6 +26,8 @@
  *           whether they survive (harness/badinput.sh)
  *   names   caches of every kind destroyed and created again at once
  *           under one name, checking their /sys/kernel/slab entries
+ *   numa    run under a memory policy (numa_mode=, numa_nodes=): the
+ *           slabs of a new cache must follow it
  *
  * module_init() returns 0 when every check of the phase passed, -EINVAL when
  * a check failed and -ENOMEM when memory could not be allocated.
@@ -45,6 +47,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/namei.h>
+#include <linux/nodemask.h>
 #include <linux/prandom.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -56,7 +59,7 @@
 
 static char *phase = "basic";
 module_param(phase, charp, 0444);
-MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress, debug, badinput or names (default basic)");
+MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress, debug, badinput, names or numa (default basic)");
 
 static unsigned int seconds = 10;
 module_param(seconds, uint, 0444);
@@ -81,6 +84,14 @@ MODULE_PARM_DESC(inject, "stress: the stress threads ask for fault injection (ma
 static char *badcase = "";
 module_param_named(case, badcase, charp, 0444);
 MODULE_PARM_DESC(case, "badinput: the misuse to commit");
+
+static char *numa_mode = "bind";
+module_param(numa_mode, charp, 0444);
+MODULE_PARM_DESC(numa_mode, "numa: the memory policy modprobe runs under, bind or interleave");
+
+static char *numa_nodes = "0";
+module_param(numa_nodes, charp, 0444);
+MODULE_PARM_DESC(numa_nodes, "numa: the nodes of that policy, a node list");
 
 static unsigned long seed = 0x5eed51abUL;
 module_param(seed, ulong, 0444);
@@ -1631,6 +1642,84 @@ static int run_names(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* phase=numa                                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Run under a memory policy (test_slab_api.sh starts modprobe through
+ * mpol_exec): a new cache's slabs must be placed as the policy says, all
+ * on the bound nodes, or spread over the interleaved ones.
+ */
+/*
+ * 248 bytes and a free pointer after them (the constructor keeps it out
+ * of the object): 16 slots of 256 bytes fill a page, so the preferred
+ * slab order is the minimum one.  Otherwise a preferred order that the
+ * page allocator refuses, as on a fragmented node, costs a second
+ * interleave step for the fallback, and with interleave every slab can
+ * end up on the same node (upstream SLUB does the same).
+ */
+#define NUMA_OBJ_SIZE	248
+#define NUMA_OBJS	2048
+
+static void numa_ctor(void *obj)
+{
+	/* A constructor keeps the cache from merging: no slabs of others. */
+	memset(obj, 0, 8);
+}
+
+static int run_numa(void)
+{
+	unsigned long *per_node;
+	struct kmem_cache *cache;
+	unsigned int i, used = 0;
+	nodemask_t want;
+	void **objs;
+	int node, ret = 0;
+
+	if (nodelist_parse(numa_nodes, want) || nodes_empty(want)) {
+		pr_err("numa: numa_nodes=%s is no node list\n", numa_nodes);
+		return -EINVAL;
+	}
+	objs = vcalloc(NUMA_OBJS, sizeof(*objs));
+	per_node = kcalloc(nr_node_ids, sizeof(*per_node), GFP_KERNEL);
+	cache = kmem_cache_create("test_slab_api_numa", NUMA_OBJ_SIZE, 0, 0,
+				  numa_ctor);
+	if (!objs || !per_node || !cache) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < NUMA_OBJS; i++) {
+		objs[i] = kmem_cache_alloc(cache, GFP_KERNEL);
+		if (!CHECK(objs[i], "numa: allocation %u failed", i))
+			break;
+		node = page_to_nid(virt_to_head_page(objs[i]));
+		if (node >= 0 && node < nr_node_ids)
+			per_node[node]++;
+	}
+	for_each_node(node) {
+		if (!per_node[node])
+			continue;
+		used++;
+		pr_info("numa: %s %s: %lu objects on node %d\n", numa_mode,
+			numa_nodes, per_node[node], node);
+		CHECK(node_isset(node, want),
+		      "numa: %s %s: %lu objects on node %d", numa_mode,
+		      numa_nodes, per_node[node], node);
+	}
+	if (!strcmp(numa_mode, "interleave"))
+		CHECK(used >= min_t(unsigned int, nodes_weight(want), 2),
+		      "numa: interleave %s: objects on %u node(s) only",
+		      numa_nodes, used);
+	while (i--)
+		kmem_cache_free(cache, objs[i]);
+out:
+	kmem_cache_destroy(cache);
+	kfree(per_node);
+	vfree(objs);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
 /* phase=badinput                                                       */
 /* ------------------------------------------------------------------ */
 
@@ -1839,8 +1928,10 @@ static int __init test_slab_api_init(void)
 		ret = run_badinput();
 	} else if (!strcmp(phase, "names")) {
 		ret = run_names();
+	} else if (!strcmp(phase, "numa")) {
+		ret = run_numa();
 	} else {
-		pr_err("unknown phase '%s' (basic, bulk, stress, debug, badinput or names)\n",
+		pr_err("unknown phase '%s' (basic, bulk, stress, debug, badinput, names or numa)\n",
 		       phase);
 		return -EINVAL;
 	}

@@ -119,6 +119,7 @@
 #include <linux/kmemleak.h>
 #include <linux/cpu.h>
 #include <linux/cpuset.h>
+#include <linux/mempolicy.h>
 #include <linux/kfence.h>
 #include <linux/memory.h>
 #include <linux/memcontrol.h>
@@ -484,7 +485,11 @@ static struct slab *slab_pages_alloc(gfp_t gfp, int node, unsigned int order)
 	struct folio *folio;
 	struct slab *slab;
 
-	folio = (struct folio *)alloc_pages_node(node, gfp, order);
+	/* Without a node, the task's mempolicy (interleave, bind) decides. */
+	if (node == NUMA_NO_NODE)
+		folio = (struct folio *)alloc_pages(gfp, order);
+	else
+		folio = (struct folio *)__alloc_pages_node(node, gfp, order);
 	if (!folio)
 		return NULL;
 	slab = folio_slab(folio);
@@ -917,26 +922,47 @@ static void *node_partial_take(struct kmem_cache *cache, struct kmem_cache_node 
 	return chain;
 }
 
-/* Partial slabs of other nodes, for allocations without a node. */
+/*
+ * Partial slabs of other nodes, for allocations without a node: nearest
+ * first, in the order of the zonelist of the node the task's mempolicy
+ * names, and only nodes its cpuset allows.
+ */
 static void *any_partial_take(struct kmem_cache *cache, struct kmem_cache_cpu *pcpu,
 			      gfp_t gfp, struct slab **taken)
 {
 #ifdef CONFIG_NUMA
+	enum zone_type highest = gfp_zone(gfp);
 	struct kmem_cache_node *kn;
+	struct zonelist *zonelist;
+	struct zoneref *z;
+	struct zone *zone;
+	unsigned int cookie;
+	int node, prev;
 	void *chain;
-	int node;
 
 	/* The ratio (0..1000) throttles how often we look elsewhere. */
 	if (get_cycles() % 1024 >= cache->remote_node_defrag_ratio)
 		return NULL;
-	for_each_kmem_cache_node(cache, node, kn) {
-		if (node == numa_mem_id() ||
-		    READ_ONCE(kn->nr_partial) <= cache->min_partial)
-			continue;
-		chain = node_partial_take(cache, kn, pcpu, gfp, taken);
-		if (chain)
-			return chain;
-	}
+	do {
+		cookie = read_mems_allowed_begin();
+		zonelist = node_zonelist(mempolicy_slab_node(), gfp);
+		prev = NUMA_NO_NODE;
+		for_each_zone_zonelist(zone, z, zonelist, highest) {
+			node = zone_to_nid(zone);
+			/* A node's zones come together: one look per node. */
+			if (node == prev)
+				continue;
+			prev = node;
+			kn = get_node(cache, node);
+			if (!kn || node == numa_mem_id() ||
+			    !cpuset_zone_allowed(zone, gfp) ||
+			    READ_ONCE(kn->nr_partial) <= cache->min_partial)
+				continue;
+			chain = node_partial_take(cache, kn, pcpu, gfp, taken);
+			if (chain)
+				return chain;
+		}
+	} while (read_mems_allowed_retry(cookie));
 #endif /* CONFIG_NUMA */
 	return NULL;
 }
