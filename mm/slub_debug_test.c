@@ -309,6 +309,58 @@ static void kd_bulk(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
 }
 
+/*
+ * usercopy: a pointer's offset into the object, past the left red zone;
+ * a KFENCE object has none, so offset 0 of it is no red zone hit.  KFENCE
+ * is in no profile of this tree: the KFENCE case is given by hand.
+ */
+static void kd_obj_offset(struct kunit *test)
+{
+	struct kd_ctx *ctx = test->priv;
+	struct kmem_cache *c = ctx->cache;
+
+	KUNIT_ASSERT_GT(test, c->red_left_pad, 0U);
+	KUNIT_EXPECT_EQ(test, slub_obj_offset(c, 0, false), -1L);
+	KUNIT_EXPECT_EQ(test, slub_obj_offset(c, c->red_left_pad - 1, false), -1L);
+	KUNIT_EXPECT_EQ(test, slub_obj_offset(c, c->red_left_pad, false), 0L);
+	KUNIT_EXPECT_EQ(test, slub_obj_offset(c, c->red_left_pad + 5, false), 5L);
+	KUNIT_EXPECT_EQ(test, slub_obj_offset(c, 0, true), 0L);
+	KUNIT_EXPECT_EQ(test, slub_obj_offset(c, 5, true), 5L);
+}
+
+#ifdef CONFIG_PRINTK
+/*
+ * kmem_dump_obj(): kp_objp is the slot, kp_data_offset the size of the
+ * left red zone, whatever byte of the slot the pointer is at.
+ */
+static void kd_obj_info(struct kunit *test)
+{
+	struct kd_ctx *ctx = test->priv;
+	struct kmem_cache *c = ctx->cache;
+	struct kmem_obj_info kp;
+	u8 *obj = kd_alloc(test);
+	struct slab *slab = virt_to_slab(obj);
+	static const int at[] = { 0, 5, KD_SIZE - 1, -1 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(at); i++) {
+		memset(&kp, 0, sizeof(kp));
+		__kmem_obj_info(&kp, obj + at[i], slab);
+		KUNIT_EXPECT_PTR_EQ(test, kp.kp_slab_cache, c);
+		KUNIT_EXPECT_PTR_EQ(test, kp.kp_objp,
+				    (void *)(obj - c->red_left_pad));
+		KUNIT_EXPECT_EQ_MSG(test, kp.kp_data_offset,
+				    (unsigned long)c->red_left_pad,
+				    "pointer at object + %d", at[i]);
+	}
+}
+#else
+static void kd_obj_info(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_PRINTK is not set");
+}
+#endif /* CONFIG_PRINTK */
+
 static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_parse_blocks),
 	KUNIT_CASE(kd_layout),
@@ -317,6 +369,8 @@ static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_double_free),
 	KUNIT_CASE(kd_redzone_on_free),
 	KUNIT_CASE(kd_bulk),
+	KUNIT_CASE(kd_obj_offset),
+	KUNIT_CASE(kd_obj_info),
 	{}
 };
 
