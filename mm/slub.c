@@ -1591,7 +1591,10 @@ static size_t bulk_alloc_cpu(struct kmem_cache *cache, gfp_t flags,
 	return i;
 }
 
-/* Debug caches: one checked object at a time. */
+/*
+ * Debug caches: one checked object at a time, its free pointer wiped as
+ * on the single object path.
+ */
 static size_t bulk_alloc_debug(struct kmem_cache *cache, gfp_t flags,
 			       size_t size, void **p, unsigned long addr)
 {
@@ -1599,10 +1602,12 @@ static size_t bulk_alloc_debug(struct kmem_cache *cache, gfp_t flags,
 
 	for (i = 0; i < size; i++) {
 		p[i] = kfence_alloc(cache, cache->object_size, flags);
-		if (!p[i])
-			p[i] = slub_debug_alloc(cache, flags, NUMA_NO_NODE, addr);
+		if (p[i])
+			continue;
+		p[i] = slub_debug_alloc(cache, flags, NUMA_NO_NODE, addr);
 		if (unlikely(!p[i]))
 			break;
+		obj_wipe_freeptr(cache, p[i]);
 	}
 	return i;
 }

@@ -361,6 +361,37 @@ static void kd_obj_info(struct kunit *test)
 }
 #endif /* CONFIG_PRINTK */
 
+/*
+ * With init_on_free (and not init_on_alloc), objects from a bulk
+ * allocation of a debug cache carry no free pointer, as single ones.
+ */
+static void kd_bulk_wipe(struct kunit *test)
+{
+	struct kmem_cache *c;
+	void *objs[20];
+	unsigned int i;
+
+	/* Red zones only: no poison, which would take init_on_free's place. */
+	c = kmem_cache_create("slub_debug_test_wipe", KD_SIZE, 0,
+			      SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE |
+			      SLAB_NO_USER_FLAGS, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	if (!slab_want_init_on_free(c)) {
+		kmem_cache_destroy(c);
+		kunit_skip(test, "needs init_on_free=1 (boot variant series-plain)");
+	}
+	KUNIT_ASSERT_EQ(test, kmem_cache_alloc_bulk(c, GFP_KERNEL,
+						    ARRAY_SIZE(objs), objs),
+			(int)ARRAY_SIZE(objs));
+	for (i = 0; i < ARRAY_SIZE(objs); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, is_kfence_address(objs[i]) ||
+				      kd_bytes_are((u8 *)fp_slot(c, objs[i]), 0,
+						   sizeof(void *)),
+				      "object %u keeps its free pointer", i);
+	kmem_cache_free_bulk(c, ARRAY_SIZE(objs), objs);
+	kmem_cache_destroy(c);
+}
+
 static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_parse_blocks),
 	KUNIT_CASE(kd_layout),
@@ -371,6 +402,7 @@ static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_bulk),
 	KUNIT_CASE(kd_obj_offset),
 	KUNIT_CASE(kd_obj_info),
+	KUNIT_CASE(kd_bulk_wipe),
 	{}
 };
 
