@@ -91,6 +91,16 @@ static unsigned long kd_track_addr(struct kmem_cache *c, void *obj,
 	return addr;
 }
 
+static bool kd_on_list_locked(struct list_head *head, struct slab *slab)
+{
+	struct slab *s;
+
+	list_for_each_entry(s, head, slab_list)
+		if (s == slab)
+			return true;
+	return false;
+}
+
 static bool kd_on_list(struct kmem_cache_node *kn, struct list_head *head,
 		       struct slab *slab)
 {
@@ -392,6 +402,69 @@ static void kd_bulk_wipe(struct kunit *test)
 	kmem_cache_destroy(c);
 }
 
+#ifdef CONFIG_DEBUG_FS
+static void kd_visit_nothing(const struct slub_track *t, int node, void *arg)
+{
+}
+
+/*
+ * A corrupt freelist head cleared by a walk (here the alloc_traces one)
+ * takes the slab off the partial list: the next allocation must not find
+ * a slab without objects there.
+ */
+static void kd_freelist_cleared(struct kunit *test)
+{
+	struct kd_ctx *ctx = test->priv;
+	struct kmem_cache *c = ctx->cache;
+	struct slub_track_visit v = {
+		.fn = kd_visit_nothing,
+		.item = TRACK_ALLOC,
+	};
+	struct kmem_cache_node *kn;
+	struct slab_pair orig, p;
+	bool on_partial, on_full;
+	unsigned long flags;
+	struct slab *slab;
+	void *obj;
+
+	obj = kd_alloc(test);
+	slab = virt_to_slab(obj);
+	kn = get_node(c, slab_nid(slab));
+	spin_lock_irqsave(&kn->list_lock, flags);
+	slab_pair_read(slab, &orig);
+	p = orig;
+	p.freelist = slab_address(slab) + 1;
+	slab_pair_set(slab, &p);
+	spin_unlock_irqrestore(&kn->list_lock, flags);
+
+	slub_debug_visit_tracks(c, &v);
+	/* Look, then put the slab back as it was before any assertion. */
+	spin_lock_irqsave(&kn->list_lock, flags);
+	slab_pair_read(slab, &p);
+	on_partial = kd_on_list_locked(&kn->partial, slab);
+	on_full = kd_on_list_locked(&kn->full, slab);
+	if (!on_partial) {
+		list_del(&slab->slab_list);
+		node_add_partial(kn, slab, false);
+	}
+	slab_pair_set(slab, &orig);
+	spin_unlock_irqrestore(&kn->list_lock, flags);
+
+	KUNIT_EXPECT_GT(test, ctx->errors, 0);
+	KUNIT_EXPECT_NULL(test, p.freelist);
+	KUNIT_EXPECT_FALSE(test, on_partial);
+	KUNIT_EXPECT_TRUE(test, on_full);
+	ctx->errors = 0;
+	KUNIT_EXPECT_EQ(test, validate_slab_cache(c), 0L);
+	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
+}
+#else
+static void kd_freelist_cleared(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_DEBUG_FS is not set");
+}
+#endif /* CONFIG_DEBUG_FS */
+
 static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_parse_blocks),
 	KUNIT_CASE(kd_layout),
@@ -403,6 +476,7 @@ static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_obj_offset),
 	KUNIT_CASE(kd_obj_info),
 	KUNIT_CASE(kd_bulk_wipe),
+	KUNIT_CASE(kd_freelist_cleared),
 	{}
 };
 
