@@ -15,7 +15,8 @@
  *   slab state     linked on     freelist
  *   partial        kn->partial   >= 1 object
  *   full           kn->full      NULL
- *   empty          kn->partial, or freed once nr_partial > min_partial
+ *   empty          kn->partial, or freed once nr_partial >= min_partial
+ *                  (the slab itself counted, as for other caches)
  *
  * so validation under the same lock sees every slab and may repair what
  * it finds.  A slot is laid out as slot_layout() in slub_cache.c says:
@@ -1103,7 +1104,8 @@ void slub_debug_free(struct kmem_cache *cache, struct slab *slab, void *head,
 		/* A check cleared the freelist and nothing was freed after. */
 		slab_mark_full_locked(kn, slab);
 	}
-	if (!p.cnt.inuse && kn->nr_partial > cache->min_partial) {
+	/* The slab counts among nr_partial, as on the other paths. */
+	if (!p.cnt.inuse && kn->nr_partial >= cache->min_partial) {
 		node_del_partial(kn, slab);
 		spin_unlock_irqrestore(&kn->list_lock, flags);
 		slab_release_checks(cache, slab);

@@ -465,6 +465,40 @@ static void kd_freelist_cleared(struct kunit *test)
 }
 #endif /* CONFIG_DEBUG_FS */
 
+/*
+ * An empty slab is freed when the node has min_partial partial slabs,
+ * itself included, as for the other caches; kept below that.
+ */
+static void kd_min_partial(struct kunit *test)
+{
+	struct kd_ctx *ctx = test->priv;
+	struct kmem_cache *c = ctx->cache;
+	struct kmem_cache_node *kn;
+	struct slab *slab;
+	void *obj;
+
+	if (IS_ENABLED(CONFIG_KASAN_GENERIC))
+		kunit_skip(test, "the KASAN quarantine delays frees");
+	c->min_partial = 1;
+	obj = kd_alloc(test);
+	slab = virt_to_slab(obj);
+	kn = get_node(c, slab_nid(slab));
+	KUNIT_ASSERT_EQ(test, kn->nr_partial, 1UL);
+	KUNIT_ASSERT_EQ(test, slub_node_slabs(kn), 1UL);
+	kmem_cache_free(c, kd_take_last(ctx));
+	KUNIT_EXPECT_EQ(test, kn->nr_partial, 0UL);
+	KUNIT_EXPECT_EQ(test, slub_node_slabs(kn), 0UL);
+
+	c->min_partial = 2;
+	obj = kd_alloc(test);
+	slab = virt_to_slab(obj);
+	kn = get_node(c, slab_nid(slab));
+	kmem_cache_free(c, kd_take_last(ctx));
+	KUNIT_EXPECT_EQ(test, kn->nr_partial, 1UL);
+	KUNIT_EXPECT_EQ(test, slub_node_slabs(kn), 1UL);
+	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
+}
+
 static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_parse_blocks),
 	KUNIT_CASE(kd_layout),
@@ -477,6 +511,7 @@ static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_obj_info),
 	KUNIT_CASE(kd_bulk_wipe),
 	KUNIT_CASE(kd_freelist_cleared),
+	KUNIT_CASE(kd_min_partial),
 	{}
 };
 
