@@ -1807,15 +1807,19 @@ static inline void slab_memory_notifier_init(void)
 }
 #endif /* CONFIG_MEMORY_HOTPLUG */
 
-/* The first node_cache object, carved from a slab by hand. */
-static void __init node_struct_bootstrap(int node)
+/*
+ * The first object of @nc, the cache of node structures, carved from a
+ * slab by hand: the structure of @node for @nc itself.  Only at boot and
+ * from the KUnit suite.
+ */
+static void node_struct_bootstrap(struct kmem_cache *nc, int node)
 {
 	struct kmem_cache_node *kn;
 	struct slab_pair p;
 	unsigned long flags;
 	struct slab *slab;
 
-	slab = slab_new(node_cache, GFP_NOWAIT, node);
+	slab = slab_new(nc, GFP_NOWAIT, node);
 	if (!slab)
 		panic("SLUB: no memory for node_cache on node %d\n", node);
 	if (slab_nid(slab) != node)
@@ -1824,16 +1828,21 @@ static void __init node_struct_bootstrap(int node)
 
 	slab_pair_read(slab, &p);
 	kn = p.freelist;
-	p.freelist = obj_next(node_cache, kn);
+	p.freelist = obj_next(nc, kn);
 	p.cnt.inuse = 1;
 	slab_pair_set(slab, &p);
 
-	kn = kasan_slab_alloc(node_cache, kn, GFP_KERNEL, false);
-	if (slub_debug_cache(node_cache))
-		slub_debug_mark_allocated(node_cache, kn, _RET_IP_);
+	kn = kasan_slab_alloc(nc, kn, GFP_KERNEL, false);
+	if (slub_debug_cache(nc))
+		slub_debug_mark_allocated(nc, kn, _RET_IP_);
 	node_init(kn);
-	node_cache->node[node] = kn;
-	node_account(node_cache, node, 1, slab_objects(slab));
+	nc->node[node] = kn;
+	/*
+	 * slab_new() found no node structure to count the slab in: count
+	 * it now.  Without SLUB_DEBUG it was counted in the cache already.
+	 */
+	if (IS_ENABLED(CONFIG_SLUB_DEBUG))
+		node_account(nc, node, 1, slab_objects(slab));
 	spin_lock_irqsave(&kn->list_lock, flags);
 	node_add_partial(kn, slab, false);
 	spin_unlock_irqrestore(&kn->list_lock, flags);
@@ -1850,14 +1859,14 @@ static void cache_free_nodes(struct kmem_cache *cache)
 	}
 }
 
-static bool cache_alloc_nodes(struct kmem_cache *cache)
+static bool cache_alloc_nodes(struct kmem_cache *cache, bool boot)
 {
 	struct kmem_cache_node *kn;
 	int node;
 
 	for_each_node_mask(node, slub_nodes) {
-		if (slab_state == DOWN) {
-			node_struct_bootstrap(node);
+		if (boot) {
+			node_struct_bootstrap(cache, node);
 			continue;
 		}
 		kn = node_struct_alloc(node, GFP_KERNEL);
@@ -1885,6 +1894,15 @@ static bool cache_alloc_cpus(struct kmem_cache *cache)
 	return true;
 }
 
+/*
+ * Per-cpu state first: the slabs made for node_cache's own node
+ * structures (@boot) already count statistics (ORDER_FALLBACK).
+ */
+static bool cache_alloc_state(struct kmem_cache *cache, bool boot)
+{
+	return cache_alloc_cpus(cache) && cache_alloc_nodes(cache, boot);
+}
+
 /* ---- Cache lifecycle: the contract of mm/slab.h ---- */
 
 int __kmem_cache_create(struct kmem_cache *cache, slab_flags_t flags)
@@ -1909,7 +1927,7 @@ int __kmem_cache_create(struct kmem_cache *cache, slab_flags_t flags)
 	if (slab_state >= UP &&
 	    cache_random_seq_create(cache, oo_objects(cache->oo), GFP_KERNEL))
 		goto fail;
-	if (!cache_alloc_nodes(cache) || !cache_alloc_cpus(cache))
+	if (!cache_alloc_state(cache, slab_state == DOWN))
 		goto fail;
 	if (slab_state < FULL)
 		return 0;
