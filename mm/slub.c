@@ -217,12 +217,29 @@ static __always_inline bool fp_plausible(const struct kmem_cache *cache,
 #endif /* CONFIG_SLAB_FREELIST_HARDENED */
 }
 
-/* Report a bad free pointer and cut the chain there: leak, don't corrupt. */
-static noinline void fp_double_free_report(const struct kmem_cache *cache,
-					   void *obj)
+/*
+ * Report a double free of @*tail, the last object of the chain @head of
+ * @*cnt objects, and take it off the chain: the others are freed all the
+ * same, their hooks (memcg, KASAN) have run.  Returns true when nothing
+ * is left to free, else @*tail and @*cnt describe the rest.
+ */
+static noinline bool fp_double_free_drop(const struct kmem_cache *cache,
+					 void *head, void **tail, int *cnt)
 {
-	pr_err("SLUB %s: double free of object %p, ignored\n", cache->name, obj);
-	WARN_ON_ONCE(1);
+	void *obj = head;
+
+	if (!slab_add_kunit_errors()) {
+		pr_err("SLUB %s: double free of object %p, ignored\n",
+		       cache->name, *tail);
+		WARN_ON_ONCE(1);
+	}
+	if (*cnt <= 1)
+		return true;
+	while (obj_next(cache, obj) != *tail)
+		obj = obj_next(cache, obj);
+	*tail = obj;
+	(*cnt)--;
+	return false;
 }
 
 static noinline void *fp_corrupted(const struct kmem_cache *cache, void *obj,
@@ -237,14 +254,15 @@ static noinline void *fp_corrupted(const struct kmem_cache *cache, void *obj,
 /*
  * Freeing the object that heads a freelist would link it to itself, and
  * the next two allocations would return it twice: report and drop it.
+ * Returns true when the chain had nothing else to free.
  */
 static __always_inline bool fp_double_free(const struct kmem_cache *cache,
-					   void *obj, void *head)
+					   void *head, void **tail, int *cnt,
+					   void *freelist)
 {
-	if (!IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) || likely(obj != head))
+	if (!IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) || likely(*tail != freelist))
 		return false;
-	fp_double_free_report(cache, obj);
-	return true;
+	return fp_double_free_drop(cache, head, tail, cnt);
 }
 
 static inline void *obj_next_checked(const struct kmem_cache *cache, void *obj)
@@ -1276,7 +1294,7 @@ static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
 			kn = NULL;
 		}
 		slab_pair_read(slab, &old);
-		if (fp_double_free(cache, tail, old.freelist))
+		if (fp_double_free(cache, head, &tail, &cnt, old.freelist))
 			return;
 		obj_set_next(cache, tail, old.freelist);
 		new.freelist = head;
@@ -1334,7 +1352,7 @@ static noinline void cpu_free_irqoff(struct kmem_cache *cache,
 		free_slowpath(cache, slab, head, tail, cnt, addr);
 		return;
 	}
-	if (!fp_double_free(cache, tail, pcpu->freelist)) {
+	if (!fp_double_free(cache, head, &tail, &cnt, pcpu->freelist)) {
 		obj_set_next(cache, tail, pcpu->freelist);
 		pcpu->freelist = head;
 		pcpu->tid = tid_next(pcpu->tid);
@@ -1369,7 +1387,7 @@ redo:
 		return;
 	}
 	freelist = READ_ONCE(pcpu->freelist);
-	if (fp_double_free(cache, tail, freelist))
+	if (fp_double_free(cache, head, &tail, &cnt, freelist))
 		return;
 	obj_set_next(cache, tail, freelist);
 	if (unlikely(!this_cpu_cmpxchg_double(cache->cpu_slab->freelist,

@@ -1009,6 +1009,62 @@ static void kt_node_bootstrap(struct kunit *test)
 	free_percpu(nc->cpu_slab);
 }
 
+/* ---- Errors caught on the way ---- */
+
+/*
+ * A chain whose last object is already the head of the slab freelist (a
+ * double free caught by FREELIST_HARDENED): that object is dropped, the
+ * others are freed.  The chain is built by hand, as a bulk free would,
+ * and committed by do_slab_free() directly: no KASAN hook sees it.
+ */
+static void kt_double_free_in_chain(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	unsigned int idx[KT_MAX_PER_SLAB], n;
+	struct kunit_resource res;
+	struct kt_pair before, after;
+	void *a, *b, *c;
+	struct slab *slab;
+	int errors = 0;
+
+	if (!IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED))
+		kunit_skip(test, "CONFIG_SLAB_FREELIST_HARDENED is not set: no check");
+	kt_need_direct_free(test);
+	kt_fill_slabs(test, &slab, 1);
+	n = kt_objs_of(ctx, slab, idx, KT_MAX_PER_SLAB);
+	KUNIT_ASSERT_GE(test, n, 3U);
+	a = ctx->objs[idx[0]];
+	b = ctx->objs[idx[1]];
+	c = ctx->objs[idx[2]];
+	/* a is freed: the slab freelist is a. */
+	kt_free(ctx, idx[0]);
+	before = kt_pair(slab);
+	KUNIT_ASSERT_PTR_EQ(test, before.freelist, a);
+
+	/* b -> c -> a, a again as the tail. */
+	ctx->objs[idx[1]] = NULL;
+	ctx->objs[idx[2]] = NULL;
+	obj_set_next(cache, b, c);
+	obj_set_next(cache, c, a);
+	kunit_add_named_resource(test, NULL, NULL, &res, "slab_errors", &errors);
+	do_slab_free(cache, slab, b, a, 3, _RET_IP_);
+	kunit_remove_resource(test, &res);
+	after = kt_pair(slab);
+
+	KUNIT_EXPECT_EQ(test, errors, 1);
+	KUNIT_EXPECT_EQ(test, after.inuse, before.inuse - 2);
+	KUNIT_EXPECT_PTR_EQ(test, after.freelist, b);
+	KUNIT_EXPECT_PTR_EQ(test, obj_next(cache, b), c);
+	KUNIT_EXPECT_PTR_EQ(test, obj_next(cache, c), a);
+	KUNIT_EXPECT_EQ(test, slab_validate(cache, slab), 0);
+	if (after.inuse == before.inuse) {
+		/* Not freed: give them back to kt_exit(). */
+		ctx->objs[idx[1]] = b;
+		ctx->objs[idx[2]] = c;
+	}
+}
+
 static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_freelist_plain),
 	KUNIT_CASE(kt_freelist_hardened),
@@ -1025,6 +1081,7 @@ static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_validate_loop),
 	KUNIT_CASE(kt_validate_bad_slab),
 	KUNIT_CASE(kt_node_bootstrap),
+	KUNIT_CASE(kt_double_free_in_chain),
 	{}
 };
 
