@@ -24,6 +24,10 @@
  *           the harness runs each in a boot of its own (several crash
  *           upstream SLUB) and compares what the kernels report and
  *           whether they survive (harness/badinput.sh)
+ *   names   caches of every kind destroyed and created again at once
+ *           under one name, checking their /sys/kernel/slab entries
+ *   numa    run under a memory policy (numa_mode=, numa_nodes=): the
+ *           slabs of a new cache must follow it
  *
  * module_init() returns 0 when every check of the phase passed, -EINVAL when
  * a check failed and -ENOMEM when memory could not be allocated.
@@ -35,6 +39,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
@@ -42,6 +47,8 @@
 #include <linux/llist.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/namei.h>
+#include <linux/nodemask.h>
 #include <linux/prandom.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -53,7 +60,7 @@
 
 static char *phase = "basic";
 module_param(phase, charp, 0444);
-MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress, debug or badinput (default basic)");
+MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress, debug, badinput, names or numa (default basic)");
 
 static unsigned int seconds = 10;
 module_param(seconds, uint, 0444);
@@ -78,6 +85,14 @@ MODULE_PARM_DESC(inject, "stress: the stress threads ask for fault injection (ma
 static char *badcase = "";
 module_param_named(case, badcase, charp, 0444);
 MODULE_PARM_DESC(case, "badinput: the misuse to commit");
+
+static char *numa_mode = "bind";
+module_param(numa_mode, charp, 0444);
+MODULE_PARM_DESC(numa_mode, "numa: the memory policy modprobe runs under, bind or interleave");
+
+static char *numa_nodes = "0";
+module_param(numa_nodes, charp, 0444);
+MODULE_PARM_DESC(numa_nodes, "numa: the nodes of that policy, a node list");
 
 static unsigned long seed = 0x5eed51abUL;
 module_param(seed, ulong, 0444);
@@ -1537,6 +1552,264 @@ static int run_debug(void)
 #endif /* CONFIG_SLUB_DEBUG */
 
 /* ------------------------------------------------------------------ */
+/* phase=names                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A cache destroyed and created again at once under the same name, with
+ * every kind in turn following every kind: its /sys/kernel/slab entry
+ * must be the new cache's each time, a directory for a cache that cannot
+ * merge, a link to the directory of the cache it merged into otherwise.
+ * The second name is listed in the slab_nomerge= of a boot variant
+ * (eventpoll_*), so that there even the plain kind gets a directory.
+ */
+#define NAMES_DIR	"/sys/kernel/slab/"
+
+enum names_kind { NAMES_PLAIN, NAMES_CTOR, NAMES_RCU };
+
+static const char * const names_kind_name[] = { "plain", "ctor", "rcu" };
+
+static void names_ctor(void *obj)
+{
+	memset(obj, 0x3c, 8);
+}
+
+/* Read /sys/kernel/slab/@name/@attr into @buf, following links. */
+static int names_read(const char *name, const char *attr, char *buf,
+		      size_t len)
+{
+	char path[96];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), NAMES_DIR "%s/%s", name, attr);
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_read(f, buf, len - 1, &pos);
+	filp_close(f, NULL);
+	if (n < 0)
+		return n;
+	buf[n] = '\0';
+	strim(buf);
+	return 0;
+}
+
+static long names_read_num(const char *name, const char *attr)
+{
+	char buf[64];
+	long v;
+
+	if (names_read(name, attr, buf, sizeof(buf)) || kstrtol(buf, 10, &v))
+		return -1;
+	return v;
+}
+
+/* 0: no entry, 1: a directory, 2: a link (not followed). */
+static int names_entry(const char *name)
+{
+	char path[96];
+	struct path p;
+	int type;
+
+	snprintf(path, sizeof(path), NAMES_DIR "%s", name);
+	if (kern_path(path, 0, &p))
+		return 0;
+	type = d_is_symlink(p.dentry) ? 2 : d_is_dir(p.dentry) ? 1 : 3;
+	path_put(&p);
+	return type;
+}
+
+/* The entry of @name describes @cache, of kind @kind and @size bytes. */
+static void names_check(const char *name, enum names_kind kind,
+			unsigned int size, int step)
+{
+	const char *what = names_kind_name[kind];
+	int type = names_entry(name);
+	long osize, rcu;
+	char ctor[96];
+
+	if (!CHECK(type == 1 || type == 2,
+		   "names: step %d: %s cache %s: /sys/kernel/slab entry is %s",
+		   step, what, name, type ? "no directory or link" : "missing"))
+		return;
+	/* Caches with a constructor or RCU never merge: a directory. */
+	CHECK(kind == NAMES_PLAIN || type == 1,
+	      "names: step %d: %s cache %s: a link, expected a directory",
+	      step, what, name);
+	osize = names_read_num(name, "object_size");
+	rcu = names_read_num(name, "destroy_by_rcu");
+	if (names_read(name, "ctor", ctor, sizeof(ctor)))
+		ctor[0] = '?';
+	/* Merged into a cache of up to a word more: its object size. */
+	if (type == 1)
+		CHECK(osize == size,
+		      "names: step %d: %s cache %s: object_size %ld, expected %u (stale?)",
+		      step, what, name, osize, size);
+	else
+		CHECK(osize >= size && osize < size + sizeof(void *) + 1,
+		      "names: step %d: %s cache %s: object_size %ld through the link, expected %u",
+		      step, what, name, osize, size);
+	CHECK(rcu == (kind == NAMES_RCU),
+	      "names: step %d: %s cache %s: destroy_by_rcu %ld", step, what,
+	      name, rcu);
+	CHECK(!ctor[0] == (kind != NAMES_CTOR),
+	      "names: step %d: %s cache %s: ctor '%s'", step, what, name, ctor);
+}
+
+/*
+ * Upstream SLUB of 6.1 removes the directory of an RCU cache only after
+ * an RCU barrier, in a work, and then by its stale kernfs node: reusing
+ * the name at once is what it lacks.  Our engine shows a "sync" file.
+ */
+static bool names_rcu_reuse(void)
+{
+	char buf[64];
+
+	return !names_read("kmem_cache", "sync", buf, sizeof(buf));
+}
+
+static int names_run(const char *name, const char *seq, int *step)
+{
+	struct kmem_cache *cache = NULL;
+	enum names_kind kind, prev = NAMES_PLAIN;
+	unsigned int size;
+	const char *c;
+	void *obj;
+	int type;
+
+	for (c = seq; *c; c++, (*step)++) {
+		kind = *c == 'c' ? NAMES_CTOR : *c == 'r' ? NAMES_RCU :
+		       NAMES_PLAIN;
+		/* A new size each step: a left-over entry shows. */
+		size = 200 + 16 * *step;
+		if (cache) {
+			type = names_entry(name);
+			kmem_cache_destroy(cache);
+			/* Only a directory is removed with its cache. */
+			if (type == 1)
+				CHECK(!names_entry(name),
+				      "names: step %d: %s cache %s: still in /sys/kernel/slab after kmem_cache_destroy()",
+				      *step, names_kind_name[prev], name);
+		}
+		cache = kmem_cache_create(name, size, 0,
+					  kind == NAMES_RCU ? SLAB_TYPESAFE_BY_RCU : 0,
+					  kind == NAMES_CTOR ? names_ctor : NULL);
+		if (!CHECK(cache, "names: step %d: cannot create %s cache %s",
+			   *step, names_kind_name[kind], name))
+			return -ENOMEM;
+		obj = kmem_cache_alloc(cache, GFP_KERNEL);
+		CHECK(obj, "names: step %d: allocation failed", *step);
+		if (obj)
+			kmem_cache_free(cache, obj);
+		names_check(name, kind, size, *step);
+		prev = kind;
+	}
+	kmem_cache_destroy(cache);
+	return 0;
+}
+
+static int run_names(void)
+{
+	/* Every kind after every kind: p c r r p p r c c p. */
+	const char *seq = "pcrrpprccp";
+	int step = 0, ret;
+
+	if (names_entry("kmem_cache") != 1) {
+		pr_info("names: no /sys/kernel/slab/kmem_cache directory: nothing to check\n");
+		return 0;
+	}
+	if (!names_rcu_reuse()) {
+		/* The kinds after plain and ctor, then RCU last. */
+		pr_info("names: upstream SLUB: no name reuse right after an RCU cache\n");
+		seq = "pccppr";
+	}
+	ret = names_run("test_slab_api_name", seq, &step);
+	if (!ret)
+		ret = names_run("eventpoll_test_slab_api", seq, &step);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* phase=numa                                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Run under a memory policy (test_slab_api.sh starts modprobe through
+ * mpol_exec): a new cache's slabs must be placed as the policy says, all
+ * on the bound nodes, or spread over the interleaved ones.
+ */
+/*
+ * 248 bytes and a free pointer after them (the constructor keeps it out
+ * of the object): 16 slots of 256 bytes fill a page, so the preferred
+ * slab order is the minimum one.  Otherwise a preferred order that the
+ * page allocator refuses, as on a fragmented node, costs a second
+ * interleave step for the fallback, and with interleave every slab can
+ * end up on the same node (upstream SLUB does the same).
+ */
+#define NUMA_OBJ_SIZE	248
+#define NUMA_OBJS	2048
+
+static void numa_ctor(void *obj)
+{
+	/* A constructor keeps the cache from merging: no slabs of others. */
+	memset(obj, 0, 8);
+}
+
+static int run_numa(void)
+{
+	unsigned long *per_node;
+	struct kmem_cache *cache;
+	unsigned int i, used = 0;
+	nodemask_t want;
+	void **objs;
+	int node, ret = 0;
+
+	if (nodelist_parse(numa_nodes, want) || nodes_empty(want)) {
+		pr_err("numa: numa_nodes=%s is no node list\n", numa_nodes);
+		return -EINVAL;
+	}
+	objs = vcalloc(NUMA_OBJS, sizeof(*objs));
+	per_node = kcalloc(nr_node_ids, sizeof(*per_node), GFP_KERNEL);
+	cache = kmem_cache_create("test_slab_api_numa", NUMA_OBJ_SIZE, 0, 0,
+				  numa_ctor);
+	if (!objs || !per_node || !cache) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < NUMA_OBJS; i++) {
+		objs[i] = kmem_cache_alloc(cache, GFP_KERNEL);
+		if (!CHECK(objs[i], "numa: allocation %u failed", i))
+			break;
+		node = page_to_nid(virt_to_head_page(objs[i]));
+		if (node >= 0 && node < nr_node_ids)
+			per_node[node]++;
+	}
+	for_each_node(node) {
+		if (!per_node[node])
+			continue;
+		used++;
+		pr_info("numa: %s %s: %lu objects on node %d\n", numa_mode,
+			numa_nodes, per_node[node], node);
+		CHECK(node_isset(node, want),
+		      "numa: %s %s: %lu objects on node %d", numa_mode,
+		      numa_nodes, per_node[node], node);
+	}
+	if (!strcmp(numa_mode, "interleave"))
+		CHECK(used >= min_t(unsigned int, nodes_weight(want), 2),
+		      "numa: interleave %s: objects on %u node(s) only",
+		      numa_nodes, used);
+	while (i--)
+		kmem_cache_free(cache, objs[i]);
+out:
+	kmem_cache_destroy(cache);
+	kfree(per_node);
+	vfree(objs);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
 /* phase=badinput                                                       */
 /* ------------------------------------------------------------------ */
 
@@ -1743,8 +2016,12 @@ static int __init test_slab_api_init(void)
 		ret = run_debug();
 	} else if (!strcmp(phase, "badinput")) {
 		ret = run_badinput();
+	} else if (!strcmp(phase, "names")) {
+		ret = run_names();
+	} else if (!strcmp(phase, "numa")) {
+		ret = run_numa();
 	} else {
-		pr_err("unknown phase '%s' (basic, bulk, stress, debug or badinput)\n",
+		pr_err("unknown phase '%s' (basic, bulk, stress, debug, badinput, names or numa)\n",
 		       phase);
 		return -EINVAL;
 	}

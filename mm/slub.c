@@ -162,6 +162,7 @@
 #include <linux/kmemleak.h>
 #include <linux/cpu.h>
 #include <linux/cpuset.h>
+#include <linux/mempolicy.h>
 #include <linux/kfence.h>
 #include <linux/memory.h>
 #include <linux/memcontrol.h>
@@ -261,12 +262,29 @@ static __always_inline bool fp_plausible(const struct kmem_cache *cache,
 #endif /* CONFIG_SLAB_FREELIST_HARDENED */
 }
 
-/* Report a bad free pointer and cut the chain there: leak, don't corrupt. */
-static noinline void fp_double_free_report(const struct kmem_cache *cache,
-					   void *obj)
+/*
+ * Report a double free of @*tail, the last object of the chain @head of
+ * @*cnt objects, and take it off the chain: the others are freed all the
+ * same, their hooks (memcg, KASAN) have run.  Returns true when nothing
+ * is left to free, else @*tail and @*cnt describe the rest.
+ */
+static noinline bool fp_double_free_drop(const struct kmem_cache *cache,
+					 void *head, void **tail, int *cnt)
 {
-	pr_err("SLUB %s: double free of object %p, ignored\n", cache->name, obj);
-	WARN_ON_ONCE(1);
+	void *obj = head;
+
+	if (!slab_add_kunit_errors()) {
+		pr_err("SLUB %s: double free of object %p, ignored\n",
+		       cache->name, *tail);
+		WARN_ON_ONCE(1);
+	}
+	if (*cnt <= 1)
+		return true;
+	while (obj_next(cache, obj) != *tail)
+		obj = obj_next(cache, obj);
+	*tail = obj;
+	(*cnt)--;
+	return false;
 }
 
 static noinline void *fp_corrupted(const struct kmem_cache *cache, void *obj,
@@ -281,14 +299,15 @@ static noinline void *fp_corrupted(const struct kmem_cache *cache, void *obj,
 /*
  * Freeing the object that heads a freelist would link it to itself, and
  * the next two allocations would return it twice: report and drop it.
+ * Returns true when the chain had nothing else to free.
  */
 static __always_inline bool fp_double_free(const struct kmem_cache *cache,
-					   void *obj, void *head)
+					   void *head, void **tail, int *cnt,
+					   void *freelist)
 {
-	if (!IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) || likely(obj != head))
+	if (!IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) || likely(*tail != freelist))
 		return false;
-	fp_double_free_report(cache, obj);
-	return true;
+	return fp_double_free_drop(cache, head, tail, cnt);
 }
 
 static inline void *obj_next_checked(const struct kmem_cache *cache, void *obj)
@@ -530,7 +549,11 @@ static struct slab *slab_pages_alloc(gfp_t gfp, int node, unsigned int order)
 	struct folio *folio;
 	struct slab *slab;
 
-	folio = (struct folio *)alloc_pages_node(node, gfp, order);
+	/* Without a node, the task's mempolicy (interleave, bind) decides. */
+	if (node == NUMA_NO_NODE)
+		folio = (struct folio *)alloc_pages(gfp, order);
+	else
+		folio = (struct folio *)__alloc_pages_node(node, gfp, order);
 	if (!folio)
 		return NULL;
 	slab = folio_slab(folio);
@@ -963,26 +986,47 @@ static void *node_partial_take(struct kmem_cache *cache, struct kmem_cache_node 
 	return chain;
 }
 
-/* Partial slabs of other nodes, for allocations without a node. */
+/*
+ * Partial slabs of other nodes, for allocations without a node: nearest
+ * first, in the order of the zonelist of the node the task's mempolicy
+ * names, and only nodes its cpuset allows.
+ */
 static void *any_partial_take(struct kmem_cache *cache, struct kmem_cache_cpu *pcpu,
 			      gfp_t gfp, struct slab **taken)
 {
 #ifdef CONFIG_NUMA
+	enum zone_type highest = gfp_zone(gfp);
 	struct kmem_cache_node *kn;
+	struct zonelist *zonelist;
+	struct zoneref *z;
+	struct zone *zone;
+	unsigned int cookie;
+	int node, prev;
 	void *chain;
-	int node;
 
 	/* The ratio (0..1000) throttles how often we look elsewhere. */
 	if (get_cycles() % 1024 >= cache->remote_node_defrag_ratio)
 		return NULL;
-	for_each_kmem_cache_node(cache, node, kn) {
-		if (node == numa_mem_id() ||
-		    READ_ONCE(kn->nr_partial) <= cache->min_partial)
-			continue;
-		chain = node_partial_take(cache, kn, pcpu, gfp, taken);
-		if (chain)
-			return chain;
-	}
+	do {
+		cookie = read_mems_allowed_begin();
+		zonelist = node_zonelist(mempolicy_slab_node(), gfp);
+		prev = NUMA_NO_NODE;
+		for_each_zone_zonelist(zone, z, zonelist, highest) {
+			node = zone_to_nid(zone);
+			/* A node's zones come together: one look per node. */
+			if (node == prev)
+				continue;
+			prev = node;
+			kn = get_node(cache, node);
+			if (!kn || node == numa_mem_id() ||
+			    !cpuset_zone_allowed(zone, gfp) ||
+			    READ_ONCE(kn->nr_partial) <= cache->min_partial)
+				continue;
+			chain = node_partial_take(cache, kn, pcpu, gfp, taken);
+			if (chain)
+				return chain;
+		}
+	} while (read_mems_allowed_retry(cookie));
 #endif /* CONFIG_NUMA */
 	return NULL;
 }
@@ -1300,7 +1344,7 @@ static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
 			kn = NULL;
 		}
 		slab_pair_read(slab, &old);
-		if (fp_double_free(cache, tail, old.freelist))
+		if (fp_double_free(cache, head, &tail, &cnt, old.freelist))
 			return;
 		obj_set_next(cache, tail, old.freelist);
 		new.freelist = head;
@@ -1358,7 +1402,7 @@ static noinline void cpu_free_irqoff(struct kmem_cache *cache,
 		free_slowpath(cache, slab, head, tail, cnt, addr);
 		return;
 	}
-	if (!fp_double_free(cache, tail, pcpu->freelist)) {
+	if (!fp_double_free(cache, head, &tail, &cnt, pcpu->freelist)) {
 		obj_set_next(cache, tail, pcpu->freelist);
 		pcpu->freelist = head;
 		pcpu->tid = tid_next(pcpu->tid);
@@ -1393,7 +1437,7 @@ redo:
 		return;
 	}
 	freelist = READ_ONCE(pcpu->freelist);
-	if (fp_double_free(cache, tail, freelist))
+	if (fp_double_free(cache, head, &tail, &cnt, freelist))
 		return;
 	obj_set_next(cache, tail, freelist);
 	if (unlikely(!this_cpu_cmpxchg_double(cache->cpu_slab->freelist,
@@ -1762,7 +1806,10 @@ void *slub_alloc_freelist(struct kmem_cache *cache, gfp_t gfp,
 	return obj;
 }
 
-/* Debug caches: one checked object at a time. */
+/*
+ * Debug caches: one checked object at a time, its free pointer wiped as
+ * on the single object path.
+ */
 static size_t bulk_alloc_debug(struct kmem_cache *cache, gfp_t flags,
 			       size_t size, void **p, unsigned long addr)
 {
@@ -1770,10 +1817,12 @@ static size_t bulk_alloc_debug(struct kmem_cache *cache, gfp_t flags,
 
 	for (i = 0; i < size; i++) {
 		p[i] = kfence_alloc(cache, cache->object_size, flags);
-		if (!p[i])
-			p[i] = slub_debug_alloc(cache, flags, NUMA_NO_NODE, addr);
+		if (p[i])
+			continue;
+		p[i] = slub_debug_alloc(cache, flags, NUMA_NO_NODE, addr);
 		if (unlikely(!p[i]))
 			break;
+		obj_wipe_freeptr(cache, p[i]);
 	}
 	return i;
 }
@@ -2048,15 +2097,19 @@ static inline void slab_memory_notifier_init(void)
 }
 #endif /* CONFIG_MEMORY_HOTPLUG */
 
-/* The first node_cache object, carved from a slab by hand. */
-static void __init node_struct_bootstrap(int node)
+/*
+ * The first object of @nc, the cache of node structures, carved from a
+ * slab by hand: the structure of @node for @nc itself.  Only at boot and
+ * from the KUnit suite.
+ */
+static void node_struct_bootstrap(struct kmem_cache *nc, int node)
 {
 	struct kmem_cache_node *kn;
 	struct slab_pair p;
 	unsigned long flags;
 	struct slab *slab;
 
-	slab = slab_new(node_cache, GFP_NOWAIT, node);
+	slab = slab_new(nc, GFP_NOWAIT, node);
 	if (!slab)
 		panic("SLUB: no memory for node_cache on node %d\n", node);
 	if (slab_nid(slab) != node)
@@ -2065,16 +2118,21 @@ static void __init node_struct_bootstrap(int node)
 
 	slab_pair_read(slab, &p);
 	kn = p.freelist;
-	p.freelist = obj_next(node_cache, kn);
+	p.freelist = obj_next(nc, kn);
 	p.cnt.inuse = 1;
 	slab_pair_set(slab, &p);
 
-	kn = kasan_slab_alloc(node_cache, kn, GFP_KERNEL, false);
-	if (slub_debug_cache(node_cache))
-		slub_debug_mark_allocated(node_cache, kn, _RET_IP_);
+	kn = kasan_slab_alloc(nc, kn, GFP_KERNEL, false);
+	if (slub_debug_cache(nc))
+		slub_debug_mark_allocated(nc, kn, _RET_IP_);
 	node_init(kn);
-	node_cache->node[node] = kn;
-	node_account(node_cache, node, 1, slab_objects(slab));
+	nc->node[node] = kn;
+	/*
+	 * slab_new() found no node structure to count the slab in: count
+	 * it now.  Without SLUB_DEBUG it was counted in the cache already.
+	 */
+	if (IS_ENABLED(CONFIG_SLUB_DEBUG))
+		node_account(nc, node, 1, slab_objects(slab));
 	spin_lock_irqsave(&kn->list_lock, flags);
 	node_add_partial(kn, slab, false);
 	spin_unlock_irqrestore(&kn->list_lock, flags);
@@ -2091,14 +2149,14 @@ static void cache_free_nodes(struct kmem_cache *cache)
 	}
 }
 
-static bool cache_alloc_nodes(struct kmem_cache *cache)
+static bool cache_alloc_nodes(struct kmem_cache *cache, bool boot)
 {
 	struct kmem_cache_node *kn;
 	int node;
 
 	for_each_node_mask(node, slub_nodes) {
-		if (slab_state == DOWN) {
-			node_struct_bootstrap(node);
+		if (boot) {
+			node_struct_bootstrap(cache, node);
 			continue;
 		}
 		kn = node_struct_alloc(node, GFP_KERNEL);
@@ -2126,6 +2184,15 @@ static bool cache_alloc_cpus(struct kmem_cache *cache)
 	return true;
 }
 
+/*
+ * Per-cpu state first: the slabs made for node_cache's own node
+ * structures (@boot) already count statistics (ORDER_FALLBACK).
+ */
+static bool cache_alloc_state(struct kmem_cache *cache, bool boot)
+{
+	return cache_alloc_cpus(cache) && cache_alloc_nodes(cache, boot);
+}
+
 /* ---- Cache lifecycle: the contract of mm/slab.h ---- */
 
 int __kmem_cache_create(struct kmem_cache *cache, slab_flags_t flags)
@@ -2150,7 +2217,7 @@ int __kmem_cache_create(struct kmem_cache *cache, slab_flags_t flags)
 	if (slab_state >= UP &&
 	    cache_random_seq_create(cache, oo_objects(cache->oo), GFP_KERNEL))
 		goto fail;
-	if (!cache_alloc_nodes(cache) || !cache_alloc_cpus(cache))
+	if (!cache_alloc_state(cache, slab_state == DOWN))
 		goto fail;
 	array_cache_create(cache);
 	if (slab_state < FULL)

@@ -388,12 +388,33 @@ void __kmem_obj_info(struct kmem_obj_info *kpp, void *object,
 		return;
 	objp = base + (unsigned long)idx * cache->size;
 	kpp->kp_objp = objp;
-	kpp->kp_data_offset = ptr - fixup_red_left(cache, objp);
+	/* Where the object starts in its slot: after the left red zone. */
+	kpp->kp_data_offset = fixup_red_left(cache, objp) - objp;
 #ifdef CONFIG_SLUB_DEBUG
 	slub_debug_obj_info(kpp, cache, fixup_red_left(cache, objp));
 #endif /* CONFIG_SLUB_DEBUG */
 }
 #endif /* CONFIG_PRINTK */
+
+/**
+ * slub_obj_offset - offset of a pointer into an object
+ * @cache: the cache
+ * @offset: offset of the pointer into the object's slot
+ * @kfence: the object is a KFENCE object: no red zone, @offset counts
+ *          from the object
+ *
+ * Return: the offset from the start of the object, past the left red
+ * zone of a red-zoned cache, or -1 for a pointer into that red zone.
+ */
+long slub_obj_offset(struct kmem_cache *cache, unsigned long offset,
+		     bool kfence)
+{
+	if (kfence || !kmem_cache_debug_flags(cache, SLAB_RED_ZONE))
+		return offset;
+	if (offset < cache->red_left_pad)
+		return -1;
+	return offset - cache->red_left_pad;
+}
 
 #ifdef CONFIG_HARDENED_USERCOPY
 /*
@@ -406,21 +427,23 @@ void __check_heap_object(const void *ptr, unsigned long n,
 	struct kmem_cache *cache = slab->slab_cache;
 	unsigned long offset, start = cache->useroffset, end;
 	const void *base = slab_address(slab);
+	bool kfence;
+	long off;
 
 	ptr = kasan_reset_tag(ptr);
 	if (ptr < base)
 		usercopy_abort("SLUB object not in SLUB page?!", NULL,
 			       to_user, 0, n);
-	if (is_kfence_address(ptr))
+	kfence = is_kfence_address(ptr);
+	if (kfence)
 		offset = ptr - kfence_object_start(ptr);
 	else
 		offset = (ptr - base) % cache->size;
-	if (kmem_cache_debug_flags(cache, SLAB_RED_ZONE)) {
-		if (offset < cache->red_left_pad)
-			usercopy_abort("SLUB object left red zone",
-				       cache->name, to_user, offset, n);
-		offset -= cache->red_left_pad;
-	}
+	off = slub_obj_offset(cache, offset, kfence);
+	if (off < 0)
+		usercopy_abort("SLUB object left red zone", cache->name,
+			       to_user, offset, n);
+	offset = off;
 	end = start + cache->usersize;
 	if (offset >= start && offset <= end && n <= end - offset)
 		return;

@@ -15,7 +15,8 @@
  *   slab state     linked on     freelist
  *   partial        kn->partial   >= 1 object
  *   full           kn->full      NULL
- *   empty          kn->partial, or freed once nr_partial > min_partial
+ *   empty          kn->partial, or freed once nr_partial >= min_partial
+ *                  (the slab itself counted, as for other caches)
  *
  * so validation under the same lock sees every slab and may repair what
  * it finds.  A slot is laid out as slot_layout() in slub_cache.c says:
@@ -828,6 +829,26 @@ static void slab_mark_full_locked(struct kmem_cache_node *kn, struct slab *slab)
 	list_add(&slab->slab_list, &kn->full);
 }
 
+/*
+ * A walk of the freelist of a slab on the node's partial list may have
+ * cleared it ("Freelist cleared"): take such a slab off that list, where
+ * the next allocation would find no object in it.  A debug cache keeps it
+ * on its full list.
+ */
+static void slab_unlist_cleared_locked(struct kmem_cache *cache,
+				       struct kmem_cache_node *kn,
+				       struct slab *slab,
+				       const struct slab_pair *p)
+{
+	lockdep_assert_held(&kn->list_lock);
+	if (p->freelist)
+		return;
+	if (slub_debug_cache(cache))
+		slab_mark_full_locked(kn, slab);
+	else
+		node_del_partial(kn, slab);
+}
+
 /* A slab whose free objects cannot be trusted: keep them out of use. */
 static void slab_retire_locked(struct kmem_cache *cache,
 			       struct kmem_cache_node *kn, struct slab *slab,
@@ -1079,8 +1100,12 @@ void slub_debug_free(struct kmem_cache *cache, struct slab *slab, void *head,
 		list_del(&slab->slab_list);
 		node_add_partial(kn, slab, true);
 		stat(cache, FREE_ADD_PARTIAL);
+	} else if (!was_full && !p.freelist) {
+		/* A check cleared the freelist and nothing was freed after. */
+		slab_mark_full_locked(kn, slab);
 	}
-	if (!p.cnt.inuse && kn->nr_partial > cache->min_partial) {
+	/* The slab counts among nr_partial, as on the other paths. */
+	if (!p.cnt.inuse && kn->nr_partial >= cache->min_partial) {
 		node_del_partial(kn, slab);
 		spin_unlock_irqrestore(&kn->list_lock, flags);
 		slab_release_checks(cache, slab);
@@ -1310,8 +1335,9 @@ long validate_slab_cache(struct kmem_cache *cache)
 EXPORT_SYMBOL(validate_slab_cache);
 
 /* Print the objects still allocated in one slab. */
-static void slab_report_leaks(struct kmem_cache *cache, struct slab *slab,
-			      unsigned long *map)
+static void slab_report_leaks(struct kmem_cache *cache,
+			      struct kmem_cache_node *kn, struct slab *slab,
+			      unsigned long *map, bool partial)
 {
 	void *base = slab_address(slab), *obj;
 	struct slab_pair p;
@@ -1325,6 +1351,8 @@ static void slab_report_leaks(struct kmem_cache *cache, struct slab *slab,
 		    cache->name);
 	bitmap_zero(map, p.cnt.objects);
 	freelist_walk(cache, slab, &p, NULL, &found, map);
+	if (partial)
+		slab_unlist_cleared_locked(cache, kn, slab, &p);
 	for (i = 0; i < p.cnt.objects; i++) {
 		if (test_bit(i, map))
 			continue;
@@ -1344,19 +1372,20 @@ void slub_debug_report_leaks(struct kmem_cache *cache)
 {
 	unsigned long *map = bitmap_alloc(oo_objects(cache->oo), GFP_KERNEL);
 	struct kmem_cache_node *kn;
+	struct slab *slab, *tmp;
 	unsigned long flags;
-	struct slab *slab;
 	int node;
 
 	if (!map)
 		return;
 	for_each_kmem_cache_node(cache, node, kn) {
 		spin_lock_irqsave(&kn->list_lock, flags);
-		list_for_each_entry(slab, &kn->partial, slab_list)
-			slab_report_leaks(cache, slab, map);
+		/* Full first: a partial slab may move there. */
 		if (slub_debug_cache(cache))
 			list_for_each_entry(slab, &kn->full, slab_list)
-				slab_report_leaks(cache, slab, map);
+				slab_report_leaks(cache, kn, slab, map, false);
+		list_for_each_entry_safe(slab, tmp, &kn->partial, slab_list)
+			slab_report_leaks(cache, kn, slab, map, true);
 		spin_unlock_irqrestore(&kn->list_lock, flags);
 	}
 	bitmap_free(map);
@@ -1378,8 +1407,10 @@ ssize_t slabinfo_write(struct file *file, const char __user *ubuf,
 
 #ifdef CONFIG_DEBUG_FS
 /* The tracks of the allocated objects of one slab; list_lock held. */
-static void slab_visit_tracks(struct kmem_cache *cache, struct slab *slab,
-			      unsigned long *map, struct slub_track_visit *v)
+static void slab_visit_tracks(struct kmem_cache *cache,
+			      struct kmem_cache_node *kn, struct slab *slab,
+			      unsigned long *map, struct slub_track_visit *v,
+			      bool partial)
 {
 	void *base = slab_address(slab), *obj;
 	struct slab_pair p;
@@ -1389,6 +1420,8 @@ static void slab_visit_tracks(struct kmem_cache *cache, struct slab *slab,
 	slab_pair_read(slab, &p);
 	bitmap_zero(map, p.cnt.objects);
 	freelist_walk(cache, slab, &p, NULL, &found, map);
+	if (partial)
+		slab_unlist_cleared_locked(cache, kn, slab, &p);
 	for_each_clear_bit(i, map, p.cnt.objects) {
 		obj = slot_object(cache, base, i);
 		meta_access_begin();
@@ -1410,18 +1443,19 @@ int slub_debug_visit_tracks(struct kmem_cache *cache,
 {
 	unsigned long *map = bitmap_alloc(oo_objects(cache->oo), GFP_KERNEL);
 	struct kmem_cache_node *kn;
+	struct slab *slab, *tmp;
 	unsigned long flags;
-	struct slab *slab;
 	int node;
 
 	if (!map)
 		return -ENOMEM;
 	for_each_kmem_cache_node(cache, node, kn) {
 		spin_lock_irqsave(&kn->list_lock, flags);
-		list_for_each_entry(slab, &kn->partial, slab_list)
-			slab_visit_tracks(cache, slab, map, v);
+		/* Full first: a partial slab may move there. */
 		list_for_each_entry(slab, &kn->full, slab_list)
-			slab_visit_tracks(cache, slab, map, v);
+			slab_visit_tracks(cache, kn, slab, map, v, false);
+		list_for_each_entry_safe(slab, tmp, &kn->partial, slab_list)
+			slab_visit_tracks(cache, kn, slab, map, v, true);
 		spin_unlock_irqrestore(&kn->list_lock, flags);
 	}
 	bitmap_free(map);

@@ -91,6 +91,16 @@ static unsigned long kd_track_addr(struct kmem_cache *c, void *obj,
 	return addr;
 }
 
+static bool kd_on_list_locked(struct list_head *head, struct slab *slab)
+{
+	struct slab *s;
+
+	list_for_each_entry(s, head, slab_list)
+		if (s == slab)
+			return true;
+	return false;
+}
+
 static bool kd_on_list(struct kmem_cache_node *kn, struct list_head *head,
 		       struct slab *slab)
 {
@@ -309,6 +319,186 @@ static void kd_bulk(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
 }
 
+/*
+ * usercopy: a pointer's offset into the object, past the left red zone;
+ * a KFENCE object has none, so offset 0 of it is no red zone hit.  KFENCE
+ * is in no profile of this tree: the KFENCE case is given by hand.
+ */
+static void kd_obj_offset(struct kunit *test)
+{
+	struct kd_ctx *ctx = test->priv;
+	struct kmem_cache *c = ctx->cache;
+
+	KUNIT_ASSERT_GT(test, c->red_left_pad, 0U);
+	KUNIT_EXPECT_EQ(test, slub_obj_offset(c, 0, false), -1L);
+	KUNIT_EXPECT_EQ(test, slub_obj_offset(c, c->red_left_pad - 1, false), -1L);
+	KUNIT_EXPECT_EQ(test, slub_obj_offset(c, c->red_left_pad, false), 0L);
+	KUNIT_EXPECT_EQ(test, slub_obj_offset(c, c->red_left_pad + 5, false), 5L);
+	KUNIT_EXPECT_EQ(test, slub_obj_offset(c, 0, true), 0L);
+	KUNIT_EXPECT_EQ(test, slub_obj_offset(c, 5, true), 5L);
+}
+
+#ifdef CONFIG_PRINTK
+/*
+ * kmem_dump_obj(): kp_objp is the slot, kp_data_offset the size of the
+ * left red zone, whatever byte of the slot the pointer is at.
+ */
+static void kd_obj_info(struct kunit *test)
+{
+	struct kd_ctx *ctx = test->priv;
+	struct kmem_cache *c = ctx->cache;
+	struct kmem_obj_info kp;
+	u8 *obj = kd_alloc(test);
+	struct slab *slab = virt_to_slab(obj);
+	static const int at[] = { 0, 5, KD_SIZE - 1, -1 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(at); i++) {
+		memset(&kp, 0, sizeof(kp));
+		__kmem_obj_info(&kp, obj + at[i], slab);
+		KUNIT_EXPECT_PTR_EQ(test, kp.kp_slab_cache, c);
+		KUNIT_EXPECT_PTR_EQ(test, kp.kp_objp,
+				    (void *)(obj - c->red_left_pad));
+		KUNIT_EXPECT_EQ_MSG(test, kp.kp_data_offset,
+				    (unsigned long)c->red_left_pad,
+				    "pointer at object + %d", at[i]);
+	}
+}
+#else
+static void kd_obj_info(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_PRINTK is not set");
+}
+#endif /* CONFIG_PRINTK */
+
+/*
+ * With init_on_free (and not init_on_alloc), objects from a bulk
+ * allocation of a debug cache carry no free pointer, as single ones.
+ */
+static void kd_bulk_wipe(struct kunit *test)
+{
+	struct kmem_cache *c;
+	void *objs[20];
+	unsigned int i;
+
+	/* Red zones only: no poison, which would take init_on_free's place. */
+	c = kmem_cache_create("slub_debug_test_wipe", KD_SIZE, 0,
+			      SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE |
+			      SLAB_NO_USER_FLAGS, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	if (!slab_want_init_on_free(c)) {
+		kmem_cache_destroy(c);
+		kunit_skip(test, "needs init_on_free=1 (boot variant series-plain)");
+	}
+	KUNIT_ASSERT_EQ(test, kmem_cache_alloc_bulk(c, GFP_KERNEL,
+						    ARRAY_SIZE(objs), objs),
+			(int)ARRAY_SIZE(objs));
+	for (i = 0; i < ARRAY_SIZE(objs); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, is_kfence_address(objs[i]) ||
+				      kd_bytes_are((u8 *)fp_slot(c, objs[i]), 0,
+						   sizeof(void *)),
+				      "object %u keeps its free pointer", i);
+	kmem_cache_free_bulk(c, ARRAY_SIZE(objs), objs);
+	kmem_cache_destroy(c);
+}
+
+#ifdef CONFIG_DEBUG_FS
+static void kd_visit_nothing(const struct slub_track *t, int node, void *arg)
+{
+}
+
+/*
+ * A corrupt freelist head cleared by a walk (here the alloc_traces one)
+ * takes the slab off the partial list: the next allocation must not find
+ * a slab without objects there.
+ */
+static void kd_freelist_cleared(struct kunit *test)
+{
+	struct kd_ctx *ctx = test->priv;
+	struct kmem_cache *c = ctx->cache;
+	struct slub_track_visit v = {
+		.fn = kd_visit_nothing,
+		.item = TRACK_ALLOC,
+	};
+	struct kmem_cache_node *kn;
+	struct slab_pair orig, p;
+	bool on_partial, on_full;
+	unsigned long flags;
+	struct slab *slab;
+	void *obj;
+
+	obj = kd_alloc(test);
+	slab = virt_to_slab(obj);
+	kn = get_node(c, slab_nid(slab));
+	spin_lock_irqsave(&kn->list_lock, flags);
+	slab_pair_read(slab, &orig);
+	p = orig;
+	p.freelist = slab_address(slab) + 1;
+	slab_pair_set(slab, &p);
+	spin_unlock_irqrestore(&kn->list_lock, flags);
+
+	slub_debug_visit_tracks(c, &v);
+	/* Look, then put the slab back as it was before any assertion. */
+	spin_lock_irqsave(&kn->list_lock, flags);
+	slab_pair_read(slab, &p);
+	on_partial = kd_on_list_locked(&kn->partial, slab);
+	on_full = kd_on_list_locked(&kn->full, slab);
+	if (!on_partial) {
+		list_del(&slab->slab_list);
+		node_add_partial(kn, slab, false);
+	}
+	slab_pair_set(slab, &orig);
+	spin_unlock_irqrestore(&kn->list_lock, flags);
+
+	KUNIT_EXPECT_GT(test, ctx->errors, 0);
+	KUNIT_EXPECT_NULL(test, p.freelist);
+	KUNIT_EXPECT_FALSE(test, on_partial);
+	KUNIT_EXPECT_TRUE(test, on_full);
+	ctx->errors = 0;
+	KUNIT_EXPECT_EQ(test, validate_slab_cache(c), 0L);
+	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
+}
+#else
+static void kd_freelist_cleared(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_DEBUG_FS is not set");
+}
+#endif /* CONFIG_DEBUG_FS */
+
+/*
+ * An empty slab is freed when the node has min_partial partial slabs,
+ * itself included, as for the other caches; kept below that.
+ */
+static void kd_min_partial(struct kunit *test)
+{
+	struct kd_ctx *ctx = test->priv;
+	struct kmem_cache *c = ctx->cache;
+	struct kmem_cache_node *kn;
+	struct slab *slab;
+	void *obj;
+
+	if (IS_ENABLED(CONFIG_KASAN_GENERIC))
+		kunit_skip(test, "the KASAN quarantine delays frees");
+	c->min_partial = 1;
+	obj = kd_alloc(test);
+	slab = virt_to_slab(obj);
+	kn = get_node(c, slab_nid(slab));
+	KUNIT_ASSERT_EQ(test, kn->nr_partial, 1UL);
+	KUNIT_ASSERT_EQ(test, slub_node_slabs(kn), 1UL);
+	kmem_cache_free(c, kd_take_last(ctx));
+	KUNIT_EXPECT_EQ(test, kn->nr_partial, 0UL);
+	KUNIT_EXPECT_EQ(test, slub_node_slabs(kn), 0UL);
+
+	c->min_partial = 2;
+	obj = kd_alloc(test);
+	slab = virt_to_slab(obj);
+	kn = get_node(c, slab_nid(slab));
+	kmem_cache_free(c, kd_take_last(ctx));
+	KUNIT_EXPECT_EQ(test, kn->nr_partial, 1UL);
+	KUNIT_EXPECT_EQ(test, slub_node_slabs(kn), 1UL);
+	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
+}
+
 static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_parse_blocks),
 	KUNIT_CASE(kd_layout),
@@ -317,6 +507,11 @@ static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_double_free),
 	KUNIT_CASE(kd_redzone_on_free),
 	KUNIT_CASE(kd_bulk),
+	KUNIT_CASE(kd_obj_offset),
+	KUNIT_CASE(kd_obj_info),
+	KUNIT_CASE(kd_bulk_wipe),
+	KUNIT_CASE(kd_freelist_cleared),
+	KUNIT_CASE(kd_min_partial),
 	{}
 };
 

@@ -944,6 +944,135 @@ static void kt_validate_bad_slab(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, slab_validate(cache, slab), 0);
 }
 
+/* ---- Boot of node_cache ---- */
+
+/*
+ * The boot of node_cache, replayed on a copy of the test cache: each node
+ * structure carved from a slab of the cache itself.  Every such slab is
+ * counted once, and the statistics of those slabs (an order fallback
+ * here: the preferred order cannot be had) land in the cache's per-cpu
+ * counters, which exist by then.
+ */
+static void kt_node_bootstrap(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache_node *kn;
+	struct kmem_cache *nc;
+	unsigned int nodes = 0;
+	unsigned long flags;
+	struct slab *slab;
+	int node;
+	bool ok;
+
+	KUNIT_ASSERT_GE(test, ctx->cache->object_size,
+			(unsigned int)sizeof(struct kmem_cache_node));
+	nc = kunit_kzalloc(test, kmem_cache->object_size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, nc);
+	memcpy(nc, ctx->cache, kmem_cache->object_size);
+	nc->cpu_slab = NULL;
+	memset(nc->node, 0, nr_node_ids * sizeof(nc->node[0]));
+#ifdef CONFIG_SLAB_FREELIST_RANDOM
+	nc->random_seq = NULL;
+#endif /* CONFIG_SLAB_FREELIST_RANDOM */
+#ifndef CONFIG_SLUB_DEBUG
+	atomic_long_set(&nc->nr_slabs, 0);
+#endif /* CONFIG_SLUB_DEBUG */
+	/* An order the page allocator refuses quietly: always fall back. */
+	nc->oo = oo_make(MAX_ORDER, nc->size);
+
+	mutex_lock(&slab_mutex);
+	ok = cache_alloc_state(nc, true);
+	mutex_unlock(&slab_mutex);
+	KUNIT_ASSERT_TRUE(test, ok);
+	for_each_node_mask(node, slub_nodes) {
+		kn = get_node(nc, node);
+		KUNIT_ASSERT_NOT_NULL(test, kn);
+		nodes++;
+		KUNIT_EXPECT_EQ(test, kn->nr_partial, 1UL);
+#ifdef CONFIG_SLUB_DEBUG
+		KUNIT_EXPECT_EQ(test, slub_node_slabs(kn), 1UL);
+#endif /* CONFIG_SLUB_DEBUG */
+	}
+	KUNIT_EXPECT_EQ(test, cache_slabs(nc), (unsigned long)nodes);
+#ifdef CONFIG_SLUB_STATS
+	{
+		unsigned long fallbacks = 0;
+		int cpu;
+
+		for_each_possible_cpu(cpu)
+			fallbacks += per_cpu_ptr(nc->cpu_slab, cpu)->stat[ORDER_FALLBACK];
+		KUNIT_EXPECT_EQ(test, fallbacks, (unsigned long)nodes);
+	}
+#endif /* CONFIG_SLUB_STATS */
+
+	for_each_node_mask(node, slub_nodes) {
+		kn = get_node(nc, node);
+		slab = virt_to_slab(kn);
+		spin_lock_irqsave(&kn->list_lock, flags);
+		node_del_partial(kn, slab);
+		spin_unlock_irqrestore(&kn->list_lock, flags);
+		slab_discard(nc, slab);
+		nc->node[node] = NULL;
+	}
+	free_percpu(nc->cpu_slab);
+}
+
+/* ---- Errors caught on the way ---- */
+
+/*
+ * A chain whose last object is already the head of the slab freelist (a
+ * double free caught by FREELIST_HARDENED): that object is dropped, the
+ * others are freed.  The chain is built by hand, as a bulk free would,
+ * and committed by do_slab_free() directly: no KASAN hook sees it.
+ */
+static void kt_double_free_in_chain(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	unsigned int idx[KT_MAX_PER_SLAB], n;
+	struct kunit_resource res;
+	struct kt_pair before, after;
+	void *a, *b, *c;
+	struct slab *slab;
+	int errors = 0;
+
+	if (!IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED))
+		kunit_skip(test, "CONFIG_SLAB_FREELIST_HARDENED is not set: no check");
+	kt_need_direct_free(test);
+	kt_fill_slabs(test, &slab, 1);
+	n = kt_objs_of(ctx, slab, idx, KT_MAX_PER_SLAB);
+	KUNIT_ASSERT_GE(test, n, 3U);
+	a = ctx->objs[idx[0]];
+	b = ctx->objs[idx[1]];
+	c = ctx->objs[idx[2]];
+	/* a is freed: the slab freelist is a. */
+	kt_free(ctx, idx[0]);
+	before = kt_pair(slab);
+	KUNIT_ASSERT_PTR_EQ(test, before.freelist, a);
+
+	/* b -> c -> a, a again as the tail. */
+	ctx->objs[idx[1]] = NULL;
+	ctx->objs[idx[2]] = NULL;
+	obj_set_next(cache, b, c);
+	obj_set_next(cache, c, a);
+	kunit_add_named_resource(test, NULL, NULL, &res, "slab_errors", &errors);
+	do_slab_free(cache, slab, b, a, 3, _RET_IP_);
+	kunit_remove_resource(test, &res);
+	after = kt_pair(slab);
+
+	KUNIT_EXPECT_EQ(test, errors, 1);
+	KUNIT_EXPECT_EQ(test, after.inuse, before.inuse - 2);
+	KUNIT_EXPECT_PTR_EQ(test, after.freelist, b);
+	KUNIT_EXPECT_PTR_EQ(test, obj_next(cache, b), c);
+	KUNIT_EXPECT_PTR_EQ(test, obj_next(cache, c), a);
+	KUNIT_EXPECT_EQ(test, slab_validate(cache, slab), 0);
+	if (after.inuse == before.inuse) {
+		/* Not freed: give them back to kt_exit(). */
+		ctx->objs[idx[1]] = b;
+		ctx->objs[idx[2]] = c;
+	}
+}
+
 static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_freelist_plain),
 	KUNIT_CASE(kt_freelist_hardened),
@@ -959,6 +1088,8 @@ static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_validate_bad_pointer),
 	KUNIT_CASE(kt_validate_loop),
 	KUNIT_CASE(kt_validate_bad_slab),
+	KUNIT_CASE(kt_node_bootstrap),
+	KUNIT_CASE(kt_double_free_in_chain),
 	{}
 };
 

@@ -297,6 +297,8 @@ extern bool slub_want_irqoff;
 /* Cache geometry, mm/slub_cache.c */
 extern unsigned int slub_min_order, slub_max_order, slub_min_objects;
 bool slub_cache_layout(struct kmem_cache *cache);
+long slub_obj_offset(struct kmem_cache *cache, unsigned long offset,
+		     bool kfence);
 void slub_cache_set_partial_limits(struct kmem_cache *cache);
 int slub_cache_set_cpu_partial(struct kmem_cache *cache, unsigned int objs);
 

@@ -6,7 +6,12 @@
  * An unmergeable cache gets a directory named after it.  A mergeable one
  * gets a directory named by its unique id, ":[flags-]<size>", and every
  * name merged into it (its own included) is a symlink to that directory.
- * Links are not removed when an alias goes away, as upstream.
+ * Links are not removed when an alias goes away, as upstream; a new cache
+ * or alias of the same name replaces a stale link.  kmem_cache_destroy()
+ * removes a cache's directory once slab_mutex is dropped, for
+ * SLAB_TYPESAFE_BY_RCU caches too, so a name is free again when it
+ * returns.  A directory is never removed by name here: its kobject would
+ * be left pointing to a freed node.
  *
  * Counters come as "<total> N<node>=<count>..." with only the non-zero
  * nodes listed, all gathered in one pass.
@@ -711,7 +716,10 @@ int sysfs_slab_add(struct kmem_cache *cache)
 			return 0;
 	}
 	remove_stale_link(id ?: cache->name);
-	/* A cache being destroyed may still hold the name: go without. */
+	/*
+	 * A live cache of the same name, or one whose destroyer has not
+	 * removed its directory yet, holds the name: go without.
+	 */
 	err = name_in_use(id ?: cache->name) ? -EEXIST :
 		kobject_add(&cache->kobj, NULL, "%s", id ?: cache->name);
 	if (!err)
@@ -743,6 +751,9 @@ int sysfs_slab_alias(struct kmem_cache *cache, const char *name)
 		if (!cache->kobj.state_in_sysfs)
 			return 0;
 		remove_stale_link(name);
+		/* A directory keeps its name (see sysfs_slab_add()). */
+		if (name_in_use(name))
+			return -EEXIST;
 		return sysfs_create_link(&slab_kset->kobj, &cache->kobj, name);
 	}
 	al = kmalloc(sizeof(*al), GFP_KERNEL);

@@ -4,7 +4,11 @@
 # Drive the test_slab_api module (lib/test_slab_api.c) through its phases:
 # basic, bulk, stress while CPUs go offline and online, and stress with
 # objects held in "test_slab_api_stress" whose count /proc/slabinfo must
-# show exactly.  POSIX sh; runs under busybox ash.
+# show exactly; and names, where caches of every kind are destroyed and
+# created again at once under one name and their /sys/kernel/slab entries
+# checked; and numa, where the slabs of a cache must follow the memory
+# policy of the task allocating (bind, interleave; mpol_exec sets it).
+# POSIX sh; runs under busybox ash.
 #
 # Environment overrides:
 #   TSA_SECONDS  minimum stress run time in seconds (default 10)
@@ -30,7 +34,7 @@ HOTPLUG=${TSA_HOTPLUG:-1}
 INJECT=${TSA_INJECT:-0}
 FAILSLAB=/sys/kernel/debug/failslab
 
-NTESTS=6
+NTESTS=8
 
 echo "TAP version 13"
 
@@ -69,8 +73,9 @@ load() {
 	phase=$1
 	shift
 	kmsg_start
-	echo "# modprobe $MOD phase=$phase $*"
-	modprobe $MOD phase="$phase" "$@"
+	echo "# ${LOADER:+$LOADER }modprobe $MOD phase=$phase $*"
+	# shellcheck disable=SC2086
+	${LOADER:-} modprobe $MOD phase="$phase" "$@"
 	rc=$?
 	kmsg_show
 	if [ $rc -ne 0 ]; then
@@ -220,6 +225,40 @@ else
 	not_ok "$MOD stress hold=$HOLD"
 	not_ok "slabinfo $CACHE active_objs (module did not load)"
 	not_ok "rmmod destroys $CACHE (module did not load)"
+fi
+
+# 7: names reused at once, by caches of every kind
+if [ ! -d /sys/kernel/slab ]; then
+	skip "$MOD names: no /sys/kernel/slab (SLAB)"
+elif load names; then
+	ok "$MOD names"
+	unload
+else
+	not_ok "$MOD names"
+fi
+
+# 8: slabs placed by the memory policy of the allocating task
+DIR=$(dirname "$0")
+if [ ! -d /sys/kernel/slab ]; then
+	skip "$MOD numa: no /sys/kernel/slab (SLAB)"
+elif [ ! -d /sys/devices/system/node/node1 ]; then
+	skip "$MOD numa: one node"
+else
+	rc=0
+	for pol in "bind 0" "bind 1" "interleave 0,1"; do
+		# shellcheck disable=SC2086
+		set -- $pol
+		if LOADER="$DIR/mpol_exec $1 $2" load numa numa_mode="$1" numa_nodes="$2"; then
+			unload
+		else
+			rc=1
+		fi
+	done
+	if [ $rc -eq 0 ]; then
+		ok "$MOD numa: bind and interleave"
+	else
+		not_ok "$MOD numa: bind and interleave"
+	fi
 fi
 
 echo "# $((NTESTS - failed)) of $NTESTS passed"
