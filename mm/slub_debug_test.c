@@ -340,6 +340,38 @@ static void kd_bulk_free(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
 }
 
+#ifdef CONFIG_SYSFS
+/*
+ * Writing 1 to "validate" fails with -EIO when validation found errors,
+ * and succeeds once they are repaired.  A red zone overwrite of a live
+ * object keeps it clear of KASAN's quarantine.
+ */
+static ssize_t kd_validate(struct kd_ctx *ctx)
+{
+	return slub_sysfs_store(ctx->cache, "validate", "1\n");
+}
+
+static void kd_validate_store(struct kunit *test)
+{
+	struct kd_ctx *ctx = test->priv;
+	u8 *obj = kd_alloc(test);
+
+	KUNIT_EXPECT_EQ(test, kd_validate(ctx), (ssize_t)2);
+	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
+	meta_access_begin();
+	obj[KD_SIZE] = 0x42;
+	meta_access_end();
+	KUNIT_EXPECT_EQ(test, kd_validate(ctx), (ssize_t)-EIO);
+	KUNIT_EXPECT_GT(test, ctx->errors, 0);
+	/* Validation restored the red zone. */
+	KUNIT_EXPECT_TRUE(test, kd_bytes_are(obj + KD_SIZE, SLUB_RED_ACTIVE,
+					     ctx->cache->inuse - KD_SIZE));
+	ctx->errors = 0;
+	KUNIT_EXPECT_EQ(test, kd_validate(ctx), (ssize_t)2);
+	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
+}
+#endif /* CONFIG_SYSFS */
+
 static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_parse_blocks),
 	KUNIT_CASE(kd_layout),
@@ -350,6 +382,9 @@ static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_redzone_on_free),
 	KUNIT_CASE(kd_bulk),
 	KUNIT_CASE(kd_bulk_free),
+#ifdef CONFIG_SYSFS
+	KUNIT_CASE(kd_validate_store),
+#endif /* CONFIG_SYSFS */
 	{}
 };
 
