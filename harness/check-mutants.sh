@@ -184,7 +184,7 @@ for m in $mutants; do
 	want=${spec#* }
 	log "$m: make check VARIANTS=$variants, expecting $want to fail"
 	rc=0
-	(cd "$tree" && BUILD=$work/build HARNESS_T0= VARIANTS="$variants" \
+	(cd "$tree" && BUILD=$work/build HARNESS_T0='' VARIANTS="$variants" \
 		"$tree/harness/check.sh") >"$work/$m.log" 2>&1 || rc=$?
 	res=$work/build/results.tsv
 	red=$(awk -F'\t' -v w="$want" '$1 == "FAIL" { print $3 }' "$res" 2>/dev/null |

@@ -150,9 +150,10 @@ def parse_kselftest(lines, out):
                 continue
             m = TAP.match(line[2:].strip())
             if m:
+                # kselftest.h prints a skip as "ok N # SKIP <description>".
+                why = (m.group(4) or "").strip()
                 inner.append((status(m.group(1), m.group(3)),
-                              m.group(2) or (m.group(4) or "").strip(),
-                              (m.group(4) or "").strip()))
+                              m.group(2) or why, why if m.group(2) else ""))
             continue
         m = re.match(r"^1\.\.(\d+)", line.strip())
         if m:
