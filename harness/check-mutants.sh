@@ -47,6 +47,8 @@ edit() {
 fresh_copy() {
 	mkdir -p "$tree" "$work/build"
 	rsync -a --delete --exclude /build --exclude /.git "$REPO/" "$tree/"
+	# prepare.sh lists the files of the series with git ls-files.
+	[ -d "$tree/.git" ] || git -C "$tree" init -q
 	if [ ! -e "$work/build/linux-source-6.1/.harness-unpacked" ] &&
 	   [ -z "${KERNEL_SRC:-}" ]; then
 		base_tree >/dev/null
@@ -91,7 +93,7 @@ mutant() {
 		;;
 	nomerge-bad-words-silent)
 		# A malformed slab_nomerge= list is ignored without a word.
-		edit mm/slab_merge.c 's/pr_warn(("slab_nomerge=%s: malformed)/pr_debug($1/' || return
+		edit mm/slab_merge.c 's/pr_warn\(("slab_nomerge=%s: malformed)/pr_debug($1/' || return
 		echo "series-bad-params kselftest:merge_policy_test:merge_bad_input*"
 		;;
 	node-count-mismatch)
