@@ -4,7 +4,7 @@
 
 H := harness
 
-.PHONY: all check check-full badinput layouts bench shell tree kernel fastpath \
+.PHONY: all check check-full check-mutants badinput layouts bench shell tree kernel fastpath \
 	series series-check clean distclean help
 
 all:
@@ -15,6 +15,9 @@ check:
 
 check-full:
 	@FULL=1 $(H)/check.sh
+
+check-mutants:
+	@$(H)/check-mutants.sh
 
 badinput:
 	@$(H)/badinput.sh
@@ -50,7 +53,7 @@ series-check:
 clean:
 	rm -rf build/out build/src build/initramfs build/modules build/kselftest \
 		build/logs build/results.tsv build/series build/series-git \
-		build/series-check build/bench build/badinput.md
+		build/series-check build/bench build/badinput.md build/mutants
 
 distclean: clean
 	rm -rf build
@@ -58,7 +61,8 @@ distclean: clean
 help:
 	@echo "make            build the series, boot it, print the report"
 	@echo "make check      build, boot and run every test variant"
-	@echo "make check-full also the long stress, KCSAN and the bad-input suite"
+	@echo "make check-full also the long stress, KCSAN, the bad-input suite and the mutants"
+	@echo "make check-mutants  break the tree on purpose, one way at a time: make check must fail"
 	@echo "make badinput   misuses of the slab API, upstream SLUB against the series"
 	@echo "make layouts    compare both struct page layouts: fastpath code, reserved at MEM (8G)"
 	@echo "make bench      our allocator against upstream SLUB and SLAB: build/bench/report.md (QUICK=1: reduced)"

@@ -38,9 +38,27 @@ STRAT_LABEL = {"": "lockless, cmpxchg, arrays (default)", "+irqoff": "irqoff, cm
                "+freelist": "lockless, cmpxchg, freelist front end"}
 
 
+# The figures each case of slab_bench gives, by group and key.
+CASE_FIGURES = {
+    "fast": [("fast", k) for k in SIZES],
+    "kmalloc": [("kmalloc", k) for k in SIZES],
+    "allocn": [("allocn", k) for k in ALLOCN],
+    "bulk": [("bulk", k) for k in BULK],
+    "bulkm": [("bulkm", k) for k in BULK],
+    "remote": [("remote", 256)],
+    "mt": [("mt", 2)],
+    "frag": [("frag", k) for k in (64, 192, 700, 2000)],
+}
+# Under -icount shift=0 the clock ticks once per guest instruction; the
+# calibration loop of known length must find that, or the figures are not
+# instruction counts.
+TICKS_PER_INSN = (0.9, 1.1)
+
+
 def load(path):
     data = defaultdict(list)    # (measure, variant, group, key) -> [(run, value)]
     errors = []
+    plans = defaultdict(dict)   # (measure, variant, run) -> {"cases": ..., "dd": ...}
     with open(path) as f:
         for line in f:
             parts = line.rstrip("\n").split("\t")
@@ -50,11 +68,42 @@ def load(path):
             if group == "error":
                 errors.append((measure, variant, run, key, value))
                 continue
+            if group == "plan":
+                plans[(measure, variant, run)][key] = value
+                continue
             try:
                 data[(measure, variant, group, key)].append((int(run), float(value)))
             except ValueError:
-                pass
-    return data, errors
+                errors.append((measure, variant, run, "bad figure",
+                               f"{group} {key} {value}"))
+    return data, errors, plans
+
+
+def check_plans(data, plans):
+    """Every figure each boot was asked for, and an icount calibration in
+    bounds.  Returns a list of (measure, variant, run, what, detail)."""
+    problems = []
+    for (measure, variant, run), plan in sorted(plans.items()):
+        cases = [c for c in plan.get("cases", "").split(",") if c]
+        want = [("memory", "reserved_kb"), ("memory", "slab_boot_kb")]
+        if cases:
+            want.append(("memory", "slab_module_kb"))
+        if plan.get("dd") not in (None, "", "0"):
+            want += [("dd", int(plan["dd"])), ("memory", "slab_dd_kb")]
+        for c in cases:
+            want += CASE_FIGURES.get(c, [])
+        if "calib" in cases and measure == "icount":
+            want.append(("calib", "ticks_per_insn"))
+        for group, key in want:
+            vals = [v for r, v in data.get((measure, variant, group, str(key)), [])
+                    if r == int(run)]
+            if not vals:
+                problems.append((measure, variant, run, "missing figure", f"{group} {key}"))
+            elif group == "calib" and not TICKS_PER_INSN[0] <= vals[0] <= TICKS_PER_INSN[1]:
+                problems.append((measure, variant, run, "calibration out of bounds",
+                                 f"ticks_per_insn={vals[0]:.3f}, not within "
+                                 f"{TICKS_PER_INSN[0]}-{TICKS_PER_INSN[1]}"))
+    return problems
 
 
 class Bench:
@@ -114,6 +163,7 @@ class Report:
         # target name -> [(met, ratio to the reference)]
         self.targets = defaultdict(list)
         self.target_ref = {}
+        self.incomplete = 0     # errors, missing figures, bad calibration
 
     def p(self, s=""):
         self.out.append(s)
@@ -425,7 +475,11 @@ class Report:
         self.p("Ours is the internal layout (the default); the single-CPU rows are icount.")
         self.p()
         self.p(self.target_table())
-        if not self.shortfalls:
+        if self.incomplete:
+            self.p(f"**This run is incomplete or its calibration is off** "
+                   f"({self.incomplete} problems, listed under Errors): "
+                   "the targets are not judged.")
+        elif not self.shortfalls:
             self.p("Every target is met on this run.")
         else:
             self.p("Where we fall short on this run:")
@@ -548,9 +602,13 @@ def main():
     ap.add_argument("--mem-dd", type=int, default=1024)
     ap.add_argument("--forkexec", type=int, default=200)
     args = ap.parse_args()
-    data, errors = load(args.results)
+    data, errors, plans = load(args.results)
+    if not plans:
+        errors.append(("-", "-", "-", "no plan", "results.tsv names no boot"))
+    errors += check_plans(data, plans)
     b = Bench(data)
     rep = Report(b, args)
+    rep.incomplete = len(errors)
     text = rep.build()
     if errors:
         text += "## Errors\n\n" + "".join(f"- {m} {v} run {r}: {k} ({val})\n"
@@ -568,7 +626,9 @@ def main():
         print(f"icount passes: {rep.det[0]} of {sum(rep.det)} single-CPU figures identical")
     if rep.shortfalls:
         print(f"{len(rep.shortfalls)} target(s) missed; see the report")
-    return 0
+    for m, v, r, k, val in errors:
+        print(f"error: {m} {v} run {r}: {k} ({val})", file=sys.stderr)
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

@@ -62,6 +62,12 @@ bench_boot() {
 	shift 5
 	local clog=$LOGS/console-bench-$measure-$variant-$run.log t0 rows
 	t0=$(date +%s)
+	# What this boot must produce: bench-report.py fails the run on any
+	# figure of the plan that is missing.
+	printf '%s\t%s\t%s\tplan\tcases\t%s\n' "$measure" "$variant" "$run" \
+		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_cases=\([^ ]*\).*/\1/p')" >>"$res"
+	printf '%s\t%s\t%s\tplan\tdd\t%s\n' "$measure" "$variant" "$run" \
+		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_dd=\([0-9]*\).*/\1/p')" >>"$res"
 	if ! "$REPO/harness/run-qemu.sh" "$profile" "$clog" -u bench -a "$cmdline" "$@"; then
 		log "$measure $variant run $run: boot failed (log: ${clog#$REPO/})"
 		printf '%s\t%s\t%s\terror\tboot\t%s\n' "$measure" "$variant" "$run" "${clog#$REPO/}" >>"$res"
@@ -153,6 +159,8 @@ main_variants | while read -r v p x; do
 		-s 1 -m 8G -t 900
 done
 
+rc=0
 "$REPO/harness/bench-report.py" "$res" "$out" --quick "$quick" --rounds "$rounds" \
-	--passes "$passes" --dd "$dd_mib" --mem-dd "$mem_dd_mib" --forkexec "$forkexec"
+	--passes "$passes" --dd "$dd_mib" --mem-dd "$mem_dd_mib" --forkexec "$forkexec" || rc=$?
 log "report: ${out#$REPO/}/report.md"
+[ $rc = 0 ] || die "the run is incomplete or its calibration is off: see the errors above"

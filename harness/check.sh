@@ -4,7 +4,9 @@
 # variant, run KUnit and the kselftests in it, and summarise.
 #
 # VARIANTS="a b" limits the run to the named variants; FULL=1 (make
-# check-full) adds those of variants-full.conf.
+# check-full) adds those of variants-full.conf, the bad-input suite
+# (badinput.sh) and the mutants (check-mutants.sh).  harness/manifest.conf
+# says what each variant must report.
 set -eu
 STAGE=check
 . "$(dirname "$0")/lib.sh"
@@ -72,6 +74,20 @@ echo "$variants" | while read -r name profile vcpus mem numa extra; do
 	log "$name: $(awk -F'\t' -v v="$name" '$2 == v { n[$1]++ } END {
 		printf "%d passed, %d failed, %d skipped", n["PASS"], n["FAIL"], n["SKIP"] }' "$results") in $(($(date +%s) - t0))s"
 done
+
+if [ "${FULL:-0}" = 1 ] && [ -z "${VARIANTS:-}" ]; then
+	log "badinput: the misuses of the slab API, upstream SLUB against the series"
+	rc=0
+	RESULTS=$results "$REPO/harness/badinput.sh" || rc=$?
+	grep -q "	badinput	" "$results" || rc=1
+	printf '%s\tbadinput\tbadinput.sh\t%s\n' "$([ $rc = 0 ] && echo PASS || echo FAIL)" \
+		"exit status $rc (build/badinput.md)" >>"$results"
+	log "mutants: each deliberate breakage must turn make check red"
+	rc=0
+	RESULTS=$results "$REPO/harness/check-mutants.sh" || rc=$?
+	printf '%s\tmutants\tcheck-mutants.sh\t%s\n' "$([ $rc = 0 ] && echo PASS || echo FAIL)" \
+		"exit status $rc (build/mutants/report.txt)" >>"$results"
+fi
 
 echo
 echo "Linux $version; console logs in ${LOGS#$REPO/}/console-<variant>.log"

@@ -7,13 +7,27 @@ usage: parse-results.py VARIANT CONSOLE_LOG BOOT_RC
 Prints one line per result, tab-separated: STATUS VARIANT TEST DETAIL,
 where STATUS is PASS, FAIL or SKIP.  Results are:
   - boot: the guest reached userspace and finished its suite;
-  - console: no oops, BUG, WARNING or sanitizer report outside the regions
-    a test marks as expected ("HARNESS: expect-splat-begin/-end");
-  - every KUnit case (KTAP from debugfs), as kunit:<suite>:<case>;
+  - console: no oops, BUG, WARNING, sanitizer report or report of the
+    engine's own checks ("SLUB <cache>: slab ... freelist corrupt", node
+    count mismatches, "no sysfs directory", ...) outside the regions a
+    test marks as expected;
+  - console:<tag>: each such region, "HARNESS: expect-splat-begin <tag>
+    <kind>..." to "HARNESS: expect-splat-end <tag>", holds reports of
+    exactly the kinds it lists (see REPORT_KINDS), no more, no fewer; a
+    kind written "<kind>?" may appear or not;
+  - every KUnit case (KTAP from debugfs), as kunit:<suite>:<case>; a suite
+    with fewer results than its plan fails;
   - every kselftest result (TAP from run_kselftest.sh), as
     kselftest:<program>:<description>; a program that failed without a
-    failing subtest (crash, timeout) counts as one failure of its own.
+    failing subtest (crash, timeout), or that reported fewer results than
+    its plan, counts as one failure of its own.
+Then harness/manifest.conf says which programs and suites the variant must
+run, with how many results, and which results may be skipped and why: a
+missing program or suite, a wrong count or a skip it does not list is a
+FAIL.  A SKIP's detail is the manifest's reason.
 """
+import fnmatch
+import os
 import re
 import sys
 
@@ -23,6 +37,39 @@ SPLAT = re.compile(r"(\bBUG[: ]|WARNING:|Oops|general protection fault|"
                    r"inconsistent lock state|sleeping function called|"
                    r"Bad page state|INFO: task .* blocked|"
                    r"list_(add|del) corruption|refcount_t:)")
+# Reports, by kind, for the expected regions; the first match names a
+# line.  Lines of no kind outside a region that match SPLAT are reports
+# of the kind "splat".
+REPORT_KINDS = [
+    ("kasan", re.compile(r"\bKASAN:")),
+    ("kcsan", re.compile(r"\bKCSAN:")),
+    # The engine's consistency checks (mm/slub_debug.c, mm/slub.c).
+    ("slub-invalid", re.compile(
+        r"^SLUB \S+: slab \S+ (is not a slab of this cache|bad counters|"
+        r"freelist corrupt|inuse \d+ \+ free \d+ != objects)")),
+    ("slub-node-count", re.compile(
+        r"^SLUB \S+: (node \d+:? .*(counted but counter=|nr_partial)|"
+        r"frozen slab .* partial list)")),
+    ("slub-freelist", re.compile(
+        r"^SLUB \S+: (double free of object|freelist corrupted)")),
+    ("slub-destroy", re.compile(r"^SLUB \S+: not destroyed")),
+    ("slub-random", re.compile(r"^SLUB \S+: no random freelist sequence")),
+    ("slub-sysfs", re.compile(
+        r"^SLUB( \S+)?: (no sysfs directory|no sysfs alias|"
+        r"cannot register /sys/kernel/slab)")),
+    # slub_debug reports, in upstream's words (both allocators).
+    ("bug-redzone", re.compile(r"^BUG \S+ \(.*\): .*Redzone overwritten")),
+    ("bug-poison", re.compile(r"^BUG \S+ \(.*\): Poison overwritten")),
+    ("bug-double-free", re.compile(
+        r"^BUG \S+ \(.*\): (Object already free|"
+        r"Slab has \d+ allocated objects but \d+ are to be freed)")),
+    ("bug-slab", re.compile(r"^BUG \S+ \(.*\): ")),
+    ("fix", re.compile(r"^FIX \S+: ")),
+]
+# Inside a region, the stack dump that goes with a report is part of it.
+REPORT_CONTEXT = re.compile(r"^Call Trace:")
+REGION = re.compile(r"^HARNESS: expect-splat-(begin|end)(?: (\S+))?(.*)$")
+
 TAP = re.compile(r"^(not ok|ok)\s+\d+\s*(?:-\s*)?([^#]*?)\s*(?:#\s*(\w+)(.*))?$")
 
 
@@ -40,17 +87,29 @@ def strip_time(line):
 
 def parse_kunit(lines, out):
     suite = None
-    cases = 0
+    cases = plan = 0
+
+    def end_suite():
+        if plan is not None and cases != plan:
+            out.append(("FAIL", "kunit:%s" % suite,
+                        "plan of %d cases, %d results" % (plan, cases)))
+
     for raw in lines:
         line = raw.rstrip()
         m = re.match(r"^HARNESS: kunit-begin (\S+)", line)
         if m:
-            suite, cases = m.group(1), 0
+            suite, cases, plan = m.group(1), 0, None
             continue
         if line.startswith("HARNESS: kunit-end"):
+            if suite is not None:
+                end_suite()
             suite = None
             continue
         if suite is None:
+            continue
+        m = re.match(r"^\s+1\.\.(\d+)", line)
+        if m and plan is None:
+            plan = int(m.group(1))
             continue
         m = TAP.match(line.strip())
         if not m:
@@ -58,7 +117,8 @@ def parse_kunit(lines, out):
         st = status(m.group(1), m.group(3))
         if raw.startswith((" ", "\t")):
             cases += 1
-            out.append((st, "kunit:%s:%s" % (suite, m.group(2)), ""))
+            out.append((st, "kunit:%s:%s" % (suite, m.group(2)),
+                        (m.group(4) or "").strip()))
         elif cases == 0 or st == "FAIL":
             out.append((st, "kunit:%s" % suite, "suite result"))
 
@@ -66,53 +126,186 @@ def parse_kunit(lines, out):
 def parse_kselftest(lines, out):
     inside = False
     inner = []
+    plan = None
+    skip_all = ""
+    programs = 0
+    top_plan = None
     for raw in lines:
         line = raw.rstrip()
         if line.startswith("HARNESS: kselftest-begin"):
-            inside, inner = True, []
+            inside, inner, plan, skip_all = True, [], None, ""
             continue
         if line.startswith("HARNESS: kselftest-end"):
             inside = False
+            if top_plan is not None and programs != top_plan:
+                out.append(("FAIL", "kselftest", "plan of %d programs, %d results"
+                            % (top_plan, programs)))
             continue
         if not inside:
             continue
         if line.startswith("# "):
+            m = re.match(r"^1\.\.(\d+)(?:\s*#\s*SKIP\s*(.*))?", line[2:].strip())
+            if m:
+                plan = int(m.group(1))
+                skip_all = (m.group(2) or "").strip()
+                continue
             m = TAP.match(line[2:].strip())
             if m:
+                # kselftest.h prints a skip as "ok N # SKIP <description>".
+                why = (m.group(4) or "").strip()
                 inner.append((status(m.group(1), m.group(3)),
-                              m.group(2) or (m.group(4) or "").strip()))
+                              m.group(2) or why, why if m.group(2) else ""))
+            continue
+        m = re.match(r"^1\.\.(\d+)", line.strip())
+        if m:
+            top_plan = int(m.group(1))
             continue
         m = TAP.match(line.strip())
         if not m:
             continue
+        programs += 1
         prog = m.group(2)
         prog = prog.split(": ")[-1] if ": " in prog else prog
         st = status(m.group(1), m.group(3))
-        for ist, desc in inner:
-            out.append((ist, "kselftest:%s:%s" % (prog, desc), ""))
+        for ist, desc, why in inner:
+            out.append((ist, "kselftest:%s:%s" % (prog, desc), why))
         if not inner:
-            out.append((st, "kselftest:%s" % prog, (m.group(4) or "").strip()))
-        elif st == "FAIL" and not any(s == "FAIL" for s, _ in inner):
+            out.append((st, "kselftest:%s" % prog,
+                        skip_all or (m.group(4) or "").strip()))
+        elif st == "FAIL" and not any(s == "FAIL" for s, _, _ in inner):
             out.append(("FAIL", "kselftest:%s" % prog,
                         (m.group(3) or "") + (m.group(4) or "") or "exit status"))
-        inner = []
+        if inner and plan is not None and len(inner) != plan:
+            out.append(("FAIL", "kselftest:%s" % prog,
+                        "plan of %d tests, %d results" % (plan, len(inner))))
+        inner, plan, skip_all = [], None, ""
+
+
+def report_kind(line):
+    for kind, rx in REPORT_KINDS:
+        if rx.search(line):
+            return kind
+    return "splat" if SPLAT.search(line) else None
 
 
 def parse_console(lines, out):
-    expected = False
+    region = None       # (tag, expected kinds, kinds seen)
     splats = []
+    regions = {}        # tag -> list of problems ("" when it matched)
     for raw in lines:
         line = strip_time(raw.rstrip())
-        if line.startswith("HARNESS: expect-splat-begin"):
-            expected = True
-        elif line.startswith("HARNESS: expect-splat-end"):
-            expected = False
-        elif not expected and SPLAT.search(line):
+        m = REGION.match(line)
+        if m:
+            what, tag, rest = m.group(1), m.group(2) or "?", m.group(3)
+            if what == "begin":
+                if region:
+                    regions.setdefault(region[0], []).append(
+                        "region not ended before " + tag)
+                region = (tag, set(rest.split()), {})
+            elif not region or region[0] != tag:
+                regions.setdefault(tag, []).append("end without begin")
+                region = None
+            else:
+                tag, want, seen = region
+                bad = []
+                # "kind?" may appear, the others must.
+                need = {k for k in want if not k.endswith("?")}
+                allowed = need | {k[:-1] for k in want if k.endswith("?")}
+                missing = sorted(need - set(seen))
+                extra = sorted(set(seen) - allowed)
+                if missing:
+                    bad.append("missing " + " ".join(missing))
+                if extra:
+                    bad.append("unexpected %s (%s)" % (
+                        " ".join(extra), seen[extra[0]][:100]))
+                regions.setdefault(tag, []).append("; ".join(bad))
+                region = None
+            continue
+        if region and REPORT_CONTEXT.search(line):
+            continue
+        kind = report_kind(line)
+        if not kind:
+            continue
+        if region:
+            region[2].setdefault(kind, line)
+        else:
             splats.append(line)
+    if region:
+        regions.setdefault(region[0], []).append("region never ended")
     if splats:
-        out.append(("FAIL", "console", "first report: " + splats[0][:160]))
+        out.append(("FAIL", "console", "%d reports, the first: %s"
+                    % (len(splats), splats[0][:160])))
     else:
         out.append(("PASS", "console", ""))
+    for tag, problems in regions.items():
+        bad = [p for p in problems if p]
+        if bad:
+            out.append(("FAIL", "console:" + tag, "%d of %d regions: %s"
+                        % (len(bad), len(problems), bad[0])))
+        else:
+            out.append(("PASS", "console:" + tag,
+                        "%d regions as expected" % len(problems)))
+
+
+def load_manifest(path):
+    """Rules of manifest.conf: ("run", globs, test, count) and
+    ("skip", globs, test glob, reason)."""
+    rules = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            if words[0] == "run" and len(words) in (3, 4):
+                rules.append(("run", words[1].split(","), words[2],
+                              int(words[3]) if len(words) == 4 else None))
+            elif words[0] == "skip" and len(words) >= 4:
+                rules.append(("skip", words[1].split(","), words[2],
+                              " ".join(words[3:])))
+            else:
+                sys.exit("%s:%d: cannot read: %s" % (path, n, line.strip()))
+    return rules
+
+
+def variant_matches(variant, globs):
+    """A comma list of globs; "!glob" excludes what the earlier ones took."""
+    hit = False
+    for g in globs:
+        if g.startswith("!"):
+            hit = hit and not fnmatch.fnmatchcase(variant, g[1:])
+        else:
+            hit = hit or fnmatch.fnmatchcase(variant, g)
+    return hit
+
+
+def apply_manifest(variant, out, rules):
+    """Fail unexpected skips and missing programs or suites."""
+    result = []
+    for st, test, detail in out:
+        if st != "SKIP":
+            result.append((st, test, detail))
+            continue
+        what = test + (": " + detail if detail else "")
+        reason = next((r[3] for r in rules if r[0] == "skip" and
+                       variant_matches(variant, r[1]) and
+                       fnmatch.fnmatchcase(what, r[2])), None)
+        if reason:
+            result.append(("SKIP", test, reason))
+        else:
+            result.append(("FAIL", test, "unexpected skip: " + (detail or test)))
+    for kind, globs, name, count in rules:
+        if kind != "run" or not variant_matches(variant, globs):
+            continue
+        n = sum(1 for _, t, _ in out if t.startswith(name + ":"))
+        # A program that skipped or failed as a whole has a row of its own.
+        whole = any(t == name for _, t, _ in out)
+        if not n and not whole:
+            result.append(("FAIL", name, "missing: the manifest says %s runs it"
+                           % variant))
+        elif n and count is not None and n != count:
+            result.append(("FAIL", name, "%d results, the manifest says %d"
+                           % (n, count)))
+    return result
 
 
 def allocator_name(banner):
@@ -139,6 +332,9 @@ def main():
     parse_console(lines, out)
     parse_kunit(lines, out)
     parse_kselftest(lines, out)
+    manifest = os.environ.get("MANIFEST") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "manifest.conf")
+    out = apply_manifest(variant, out, load_manifest(manifest))
     for st, test, detail in out:
         print("%s\t%s\t%s\t%s" % (st, variant, test, detail))
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Print the results of make check as one table per variant and the total.
+"""Print the results of make check as one table per variant, the skips
+grouped by the reason harness/manifest.conf gives for them, and the total.
 
 Exit status 1 if anything failed or no test ran at all.
 """
@@ -25,6 +26,19 @@ def main():
         for st, test, detail in rows:
             total[st] += 1
             print("  %-4s  %-*s  %s" % (st, width, test, detail))
+        print()
+    reasons = OrderedDict()
+    for var, rows in variants.items():
+        for st, test, detail in rows:
+            if st == "SKIP":
+                reasons.setdefault(detail, OrderedDict()).setdefault(var, 0)
+                reasons[detail][var] += 1
+    if reasons:
+        print("Skipped, by reason (harness/manifest.conf):")
+        for why, per_var in sorted(reasons.items(),
+                                   key=lambda kv: -sum(kv[1].values())):
+            print("  %4d  %s" % (sum(per_var.values()), why))
+            print("        %s" % ", ".join("%s %d" % vn for vn in per_var.items()))
         print()
     print("%d passed, %d failed, %d skipped" %
           (total["PASS"], total["FAIL"], total["SKIP"]))

@@ -168,7 +168,11 @@ static void kd_layout(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, slub_debug_cache(c));
 }
 
-/* No cpu slab, red zones and poison follow the object's state. */
+/*
+ * No cpu slab; an allocated object has active red zones and its track.
+ * The free side is kd_states_free(), which generic KASAN skips: a skip
+ * after failed expectations would hide them (the last status wins).
+ */
 static void kd_states(struct kunit *test)
 {
 	struct kd_ctx *ctx = test->priv;
@@ -190,10 +194,21 @@ static void kd_states(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kd_bytes_are(obj + KD_SIZE, SLUB_RED_ACTIVE,
 					     c->inuse - KD_SIZE));
 	KUNIT_EXPECT_NE(test, kd_track_addr(c, obj, TRACK_ALLOC), 0UL);
+	KUNIT_EXPECT_EQ(test, validate_slab_cache(c), 0L);
+	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
+}
 
-	kmem_cache_free(c, kd_take_last(ctx));
+/* A freed object has inactive red zones, poison and its free track. */
+static void kd_states_free(struct kunit *test)
+{
+	struct kd_ctx *ctx = test->priv;
+	struct kmem_cache *c = ctx->cache;
+	u8 *obj;
+
 	if (IS_ENABLED(CONFIG_KASAN_GENERIC))
 		kunit_skip(test, "the KASAN quarantine delays the free");
+	obj = kd_alloc(test);
+	kmem_cache_free(c, kd_take_last(ctx));
 	KUNIT_EXPECT_TRUE(test, kd_bytes_are(obj - c->red_left_pad,
 					     SLUB_RED_INACTIVE, c->red_left_pad));
 	KUNIT_EXPECT_TRUE(test, kd_bytes_are(obj, POISON_FREE, KD_SIZE - 1));
@@ -296,7 +311,7 @@ static void kd_bulk(struct kunit *test)
 {
 	struct kd_ctx *ctx = test->priv;
 	struct kmem_cache *c = ctx->cache;
-	void *objs[40], *kept[40];
+	void *objs[40];
 	unsigned int i;
 
 	KUNIT_ASSERT_EQ(test, kmem_cache_alloc_bulk(c, GFP_KERNEL,
@@ -306,11 +321,27 @@ static void kd_bulk(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, is_kfence_address(objs[i]) ||
 				  kd_bytes_are((u8 *)objs[i] + KD_SIZE,
 					       SLUB_RED_ACTIVE, c->inuse - KD_SIZE));
+	kmem_cache_free_bulk(c, ARRAY_SIZE(objs), objs);
+	KUNIT_EXPECT_EQ(test, validate_slab_cache(c), 0L);
+	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
+}
+
+/* So does the bulk free; generic KASAN skips it, before any check. */
+static void kd_bulk_free(struct kunit *test)
+{
+	struct kd_ctx *ctx = test->priv;
+	struct kmem_cache *c = ctx->cache;
+	void *objs[40], *kept[40];
+	unsigned int i;
+
+	if (IS_ENABLED(CONFIG_KASAN_GENERIC))
+		kunit_skip(test, "the KASAN quarantine delays the free");
+	KUNIT_ASSERT_EQ(test, kmem_cache_alloc_bulk(c, GFP_KERNEL,
+						    ARRAY_SIZE(objs), objs),
+			(int)ARRAY_SIZE(objs));
 	/* The bulk free may clear the array as it goes. */
 	memcpy(kept, objs, sizeof(kept));
 	kmem_cache_free_bulk(c, ARRAY_SIZE(objs), objs);
-	if (IS_ENABLED(CONFIG_KASAN_GENERIC))
-		kunit_skip(test, "the KASAN quarantine delays the free");
 	for (i = 0; i < ARRAY_SIZE(kept); i++)
 		KUNIT_EXPECT_TRUE(test, is_kfence_address(kept[i]) ||
 				  kd_bytes_are((u8 *)kept[i] + KD_SIZE,
@@ -498,11 +529,43 @@ static void kd_min_partial(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, slub_node_slabs(kn), 1UL);
 	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
 }
+#ifdef CONFIG_SYSFS
+/*
+ * Writing 1 to "validate" fails with -EIO when validation found errors,
+ * and succeeds once they are repaired.  A red zone overwrite of a live
+ * object keeps it clear of KASAN's quarantine.
+ */
+static ssize_t kd_validate(struct kd_ctx *ctx)
+{
+	return slub_sysfs_store(ctx->cache, "validate", "1\n");
+}
+
+static void kd_validate_store(struct kunit *test)
+{
+	struct kd_ctx *ctx = test->priv;
+	u8 *obj = kd_alloc(test);
+
+	KUNIT_EXPECT_EQ(test, kd_validate(ctx), (ssize_t)2);
+	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
+	meta_access_begin();
+	obj[KD_SIZE] = 0x42;
+	meta_access_end();
+	KUNIT_EXPECT_EQ(test, kd_validate(ctx), (ssize_t)-EIO);
+	KUNIT_EXPECT_GT(test, ctx->errors, 0);
+	/* Validation restored the red zone. */
+	KUNIT_EXPECT_TRUE(test, kd_bytes_are(obj + KD_SIZE, SLUB_RED_ACTIVE,
+					     ctx->cache->inuse - KD_SIZE));
+	ctx->errors = 0;
+	KUNIT_EXPECT_EQ(test, kd_validate(ctx), (ssize_t)2);
+	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
+}
+#endif /* CONFIG_SYSFS */
 
 static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_parse_blocks),
 	KUNIT_CASE(kd_layout),
 	KUNIT_CASE(kd_states),
+	KUNIT_CASE(kd_states_free),
 	KUNIT_CASE(kd_full_list),
 	KUNIT_CASE(kd_double_free),
 	KUNIT_CASE(kd_redzone_on_free),
@@ -512,6 +575,10 @@ static struct kunit_case kd_cases[] = {
 	KUNIT_CASE(kd_bulk_wipe),
 	KUNIT_CASE(kd_freelist_cleared),
 	KUNIT_CASE(kd_min_partial),
+	KUNIT_CASE(kd_bulk_free),
+#ifdef CONFIG_SYSFS
+	KUNIT_CASE(kd_validate_store),
+#endif /* CONFIG_SYSFS */
 	{}
 };
 

@@ -337,6 +337,10 @@ bool slub_pair_cmpxchg_enabled(void);
 #ifdef CONFIG_SYSFS
 int sysfs_slab_add(struct kmem_cache *cache);
 int sysfs_slab_alias(struct kmem_cache *cache, const char *name);
+#if IS_ENABLED(CONFIG_SLUB_ENGINE_KUNIT_TEST)
+ssize_t slub_sysfs_store(struct kmem_cache *cache, const char *name,
+			 const char *buf);
+#endif /* CONFIG_SLUB_ENGINE_KUNIT_TEST */
 #else
 static inline int sysfs_slab_add(struct kmem_cache *cache)
 {

@@ -552,9 +552,15 @@ static ssize_t validate_show(struct kmem_cache *cache, char *buf)
 static ssize_t validate_store(struct kmem_cache *cache, const char *buf,
 			      size_t len)
 {
+	long errors;
+
 	if (buf[0] != '1')
 		return -EINVAL;
-	return validate_slab_cache(cache) < 0 ? -EIO : len;
+	errors = validate_slab_cache(cache);
+	if (errors < 0)
+		return errors;
+	/* The reports are on the console; the writer learns that there were some. */
+	return errors ? -EIO : len;
 }
 SLAB_ATTR_RW(validate);
 #endif /* CONFIG_SLUB_DEBUG */
@@ -633,6 +639,30 @@ static ssize_t slab_attr_store(struct kobject *kobj, struct attribute *attr,
 		return stat_clear(to_cache(kobj), buf, len, item);
 	return sa->store ? sa->store(to_cache(kobj), buf, len) : -EIO;
 }
+
+#if IS_ENABLED(CONFIG_SLUB_ENGINE_KUNIT_TEST)
+/**
+ * slub_sysfs_store - write to a file of /sys/kernel/slab/<cache>/
+ * @cache: the cache
+ * @name: the file, e.g. "validate"
+ * @buf: what to write
+ *
+ * For the KUnit tests: the same store method a write(2) reaches, without
+ * needing the directory to exist or sysfs to be mounted.
+ *
+ * Return: what the store method returns, or -ENOENT for an unknown file.
+ */
+ssize_t slub_sysfs_store(struct kmem_cache *cache, const char *name,
+			 const char *buf)
+{
+	struct attribute **a;
+
+	for (a = cache_attrs; *a; a++)
+		if (!strcmp((*a)->name, name))
+			return slab_attr_store(&cache->kobj, *a, buf, strlen(buf));
+	return -ENOENT;
+}
+#endif /* CONFIG_SLUB_ENGINE_KUNIT_TEST */
 
 static void slab_kobj_release(struct kobject *kobj)
 {

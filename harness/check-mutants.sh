@@ -1,0 +1,208 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check-mutants: show that the checks can fail.  Each mutant is a
+# deliberate breakage of the series or of the harness, applied to a copy
+# of this tree (build/mutants/tree, built in build/mutants/build), one at
+# a time; "make check VARIANTS=..." of the copy must then exit non-zero
+# with the named result among its failures.  A mutant that stays green,
+# or whose edit no longer applies, fails this script.
+#
+# The bench mutants run harness/bench-report.py on a made-up complete set
+# of figures, first as it is (it must pass), then with one figure taken
+# out and with the calibration out of bounds (each must fail).
+#
+# MUTANTS='a b' picks mutants; RESULTS=<file> appends a result line per
+# mutant (make check-full).  Report: build/mutants/report.txt.  The copy
+# keeps its kernel build between runs, so each mutant costs an
+# incremental rebuild and one or two boots.
+set -eu
+STAGE=mutants
+. "$(dirname "$0")/lib.sh"
+
+work=$BUILD/mutants
+tree=$work/tree
+report=$work/report.txt
+results=${RESULTS:-}
+all="fastpath-tid nomerge-list-ignored validate-success sync-file-removed
+selftests-not-installed bench-row-missing bench-calibration pair-bitlock-fallback
+nomerge-bad-words-silent node-count-mismatch engine-report-unmarked"
+mutants=${MUTANTS:-$all}
+mkdir -p "$work"
+
+# edit FILE PERL-SUBSTITUTION: apply one edit to the copy; it must change
+# the file.
+edit() {
+	local f=$tree/$1
+	cp "$f" "$work/before"
+	perl -0pi -e "$2" "$f"
+	if cmp -s "$f" "$work/before"; then
+		echo "mutant edit no longer applies to $1: $2"
+		return 1
+	fi
+}
+
+# A fresh copy of the tree for each mutant: the files keep their times,
+# so only what the mutant changes is rebuilt.  The copy's build reuses
+# the unpacked base (hard links: builds never write into it).
+fresh_copy() {
+	mkdir -p "$tree" "$work/build"
+	rsync -a --delete --exclude /build --exclude /.git "$REPO/" "$tree/"
+	# prepare.sh lists the files of the series with git ls-files.
+	[ -d "$tree/.git" ] || git -C "$tree" init -q
+	if [ ! -e "$work/build/linux-source-6.1/.harness-unpacked" ] &&
+	   [ -z "${KERNEL_SRC:-}" ]; then
+		base_tree >/dev/null
+		rm -rf "$work/build/linux-source-6.1"
+		cp -al "$BUILD/linux-source-6.1" "$work/build/"
+	fi
+}
+
+# The breakage, the variants to run, the result that must fail (a glob).
+mutant() {
+	case $1 in
+	fastpath-tid)
+		# The alloc fastpath commits without moving the tid on.
+		edit mm/slub.c 's/(obj, tid, next, )tid_next\(tid\)/$1tid/' || return
+		echo "series kunit:slub_engine:kt_fastpath_tid_alloc"
+		;;
+	nomerge-list-ignored)
+		# slab_nomerge=<list> is parsed, then forgotten.
+		edit mm/slab_merge.c 's/(\n\tfor \(p = list; \*p; p \+= \*p == .,.\) \{)/\n\treturn 1;$1/' || return
+		echo "series-nomerge-list kselftest:merge_policy_test:merge_named_apart*"
+		;;
+	validate-success)
+		# Writing to validate succeeds whatever validation found.
+		edit mm/slub_sysfs.c 's/return errors \? -EIO : len;/return len;/' || return
+		echo "series kunit:slub_debug_engine:kd_validate_store"
+		;;
+	sync-file-removed)
+		# /sys/kernel/slab/<cache>/sync is gone.
+		edit mm/slub_sysfs.c 's/\n\t&sync_attr\.attr,//' || return
+		echo "series kselftest:sync_strategy_test"
+		;;
+	selftests-not-installed)
+		# The harness builds the kselftests but does not install them.
+		edit harness/kselftest.sh 's/(\nmake -s -C "\$tree\/tools\/testing\/selftests")/\nexit 0$1/' || return
+		echo "series kselftest:slabinfo_test"
+		;;
+	pair-bitlock-fallback)
+		# Slab pairs fall back to the bit lock although the CPU has
+		# cmpxchg16b and nobody asked for slub_pair=bitlock.
+		edit mm/slub_cache.c 's/return system_has_cmpxchg_double\(\) &&/return !system_has_cmpxchg_double() &&/' || return
+		echo "series kselftest:slab_pair_test.sh:*cmpxchg16b in use*"
+		;;
+	nomerge-bad-words-silent)
+		# A malformed slab_nomerge= list is ignored without a word.
+		edit mm/slab_merge.c 's/pr_warn\(("slab_nomerge=%s: malformed)/pr_debug($1/' || return
+		echo "series-bad-params kselftest:merge_policy_test:merge_bad_input*"
+		;;
+	node-count-mismatch)
+		# Validation of a debug cache miscounts the slabs of a node.
+		edit mm/slub_debug.c 's/if \(nr_slabs != slub_node_slabs\(kn\)\)/if (nr_slabs != slub_node_slabs(kn) + 1)/' || return
+		echo "series-debug kselftest:slub_debug_test.sh:validate*"
+		;;
+	engine-report-unmarked)
+		# The engine's KUnit suite reports invalid slabs outside a
+		# marked region.
+		edit mm/slub_engine_test.c 's/\n\tpr_err\("HARNESS: expect-splat-begin %s slub-invalid\\n", test->name\);//' || return
+		edit mm/slub_engine_test.c 's/\n\tpr_err\("HARNESS: expect-splat-end %s\\n", test->name\);//' || return
+		echo "series console"
+		;;
+	*)
+		echo "unknown mutant $1"
+		return 1
+		;;
+	esac
+}
+
+# bench-report.py on made-up figures: complete, then broken by $1.
+bench_mutant() {
+	local dir=$work/bench-$1 rc=0
+	mkdir -p "$dir"
+	python3 - "$REPO/harness/bench-report.py" "$dir/results.tsv" "$1" <<'EOF'
+import importlib.util
+import sys
+
+spec = importlib.util.spec_from_file_location("br", sys.argv[1])
+br = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(br)
+rows = []
+for v in br.KERNELS:
+    plan = {"icount": "calib,fast,kmalloc,allocn,bulk", "tcg": "remote,mt",
+            "mem": "frag"}
+    for m, cases in plan.items():
+        rows += [(m, v, 1, "plan", "cases", cases), (m, v, 1, "plan", "dd", 128)]
+        rows += [(m, v, 1, "memory", k, 1000)
+                 for k in ("reserved_kb", "slab_boot_kb", "slab_module_kb", "slab_dd_kb")]
+        rows.append((m, v, 1, "dd", 128, 1e8))
+        for c in cases.split(","):
+            rows += [(m, v, 1, g, k, 100.0) for g, k in br.CASE_FIGURES.get(c, [])]
+        if "calib" in cases:
+            rows.append((m, v, 1, "calib", "ticks_per_insn",
+                         1.3 if sys.argv[3] == "calibration" else 1.0))
+if sys.argv[3] == "missing":
+    # A bulk allocation that failed: slab_bench stops the bulk case there.
+    rows = [r for r in rows if r[1:5] != ("ours-internal", 1, "bulk", 64)]
+with open(sys.argv[2], "w") as f:
+    f.writelines("\t".join(str(x) for x in r) + "\n" for r in rows)
+EOF
+	"$REPO/harness/bench-report.py" "$dir/results.tsv" "$dir" --quick 1 --passes 1 \
+		>"$dir/out.txt" 2>&1 || rc=$?
+	echo "$rc"
+}
+
+: >"$report"
+pass=0
+fail=0
+result() {
+	local st=$1 name=$2 what=$3
+	printf '%-26s %s\n' "$name" "$what" | tee -a "$report"
+	[ "$st" = PASS ] && pass=$((pass + 1)) || fail=$((fail + 1))
+	[ -z "$results" ] || printf '%s\tmutants\t%s\t%s\n' "$st" "$name" "$what" >>"$results"
+}
+
+for m in $mutants; do
+	case $m in
+	bench-row-missing|bench-calibration)
+		what=missing
+		[ "$m" = bench-calibration ] && what=calibration
+		log "$m: bench-report.py on a complete made-up run, then with the breakage"
+		if [ "$(bench_mutant complete)" != 0 ]; then
+			result FAIL "$m" "green run not green: $work/bench-complete/out.txt"
+		elif [ "$(bench_mutant "$what")" = 0 ]; then
+			result FAIL "$m" "stayed green: $work/bench-$what/out.txt"
+		else
+			result PASS "$m" "red: $(grep -m1 '^error:' "$work/bench-$what/out.txt")"
+		fi
+		continue
+		;;
+	esac
+	fresh_copy
+	if ! spec=$(mutant "$m"); then
+		result FAIL "$m" "$spec"
+		continue
+	fi
+	variants=${spec%% *}
+	want=${spec#* }
+	log "$m: make check VARIANTS=$variants, expecting $want to fail"
+	rc=0
+	(cd "$tree" && BUILD=$work/build HARNESS_T0='' VARIANTS="$variants" \
+		"$tree/harness/check.sh") >"$work/$m.log" 2>&1 || rc=$?
+	res=$work/build/results.tsv
+	red=$(awk -F'\t' -v w="$want" '$1 == "FAIL" { print $3 }' "$res" 2>/dev/null |
+		while read -r t; do
+			# shellcheck disable=SC2053
+			[[ $t == $want ]] && echo "$t"
+		done | head -n 1)
+	if [ $rc = 0 ]; then
+		result FAIL "$m" "stayed green: $work/$m.log"
+	elif [ -z "$red" ]; then
+		result FAIL "$m" "red, but not $want: $(tail -n 1 "$work/$m.log")"
+	else
+		result PASS "$m" "red on $variants: $red ($(tail -n 1 "$work/$m.log"))"
+	fi
+done
+# Leave a clean copy behind.
+fresh_copy
+echo "$pass mutants turned the checks red, $fail did not" | tee -a "$report"
+[ $fail = 0 ]
