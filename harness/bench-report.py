@@ -48,6 +48,7 @@ CASE_FIGURES = {
     "remote": [("remote", 256)],
     "mt": [("mt", 2)],
     "frag": [("frag", k) for k in (64, 192, 700, 2000)],
+    "many": [("many", 64)],
 }
 # Under -icount shift=0 the clock ticks once per guest instruction; the
 # calibration loop of known length must find that, or the figures are not
@@ -90,6 +91,8 @@ def check_plans(data, plans):
             want.append(("memory", "slab_module_kb"))
         if plan.get("dd") not in (None, "", "0"):
             want += [("dd", int(plan["dd"])), ("memory", "slab_dd_kb")]
+        if plan.get("forkexec") not in (None, "", "0"):
+            want.append(("forkexec", int(plan["forkexec"])))
         for c in cases:
             want += CASE_FIGURES.get(c, [])
         if "calib" in cases and measure == "icount":

@@ -68,6 +68,8 @@ bench_boot() {
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_cases=\([^ ]*\).*/\1/p')" >>"$res"
 	printf '%s\t%s\t%s\tplan\tdd\t%s\n' "$measure" "$variant" "$run" \
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_dd=\([0-9]*\).*/\1/p')" >>"$res"
+	printf '%s\t%s\t%s\tplan\tforkexec\t%s\n' "$measure" "$variant" "$run" \
+		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_forkexec=\([0-9]*\).*/\1/p')" >>"$res"
 	if ! "$REPO/harness/run-qemu.sh" "$profile" "$clog" -u bench -a "$cmdline" "$@"; then
 		log "$measure $variant run $run: boot failed (log: ${clog#$REPO/})"
 		printf '%s\t%s\t%s\terror\tboot\t%s\n' "$measure" "$variant" "$run" "${clog#$REPO/}" >>"$res"
