@@ -94,6 +94,10 @@ static char *numa_nodes = "0";
 module_param(numa_nodes, charp, 0444);
 MODULE_PARM_DESC(numa_nodes, "numa: the nodes of that policy, a node list");
 
+static bool irq;
+module_param(irq, bool, 0444);
+MODULE_PARM_DESC(irq, "stress: also allocate and free from hardirq and softirq context");
+
 static unsigned long seed = 0x5eed51abUL;
 module_param(seed, ulong, 0444);
 MODULE_PARM_DESC(seed, "seed of the pseudo random generators");
@@ -1232,6 +1236,8 @@ static void irq_stress_start(void)
 {
 	atomic_long_set(&irq_allocs, 0);
 	atomic_long_set(&irq_failures, 0);
+	if (!irq)
+		return;
 	WRITE_ONCE(irq_stress_on, true);
 	on_each_cpu(irq_stress_start_cpu, NULL, 1);
 }
@@ -1469,10 +1475,13 @@ static int run_stress(void)
 			ret = -ENOMEM;
 	}
 	CHECK(caches_created, "stress: no cache created by the churn thread");
-	pr_info("stress: %ld objects allocated and freed in hardirq and softirq context, %ld failed\n",
-		atomic_long_read(&irq_allocs), atomic_long_read(&irq_failures));
-	CHECK(atomic_long_read(&irq_allocs),
-	      "stress: no allocation from interrupt context");
+	if (irq) {
+		pr_info("stress: %ld objects allocated and freed in hardirq and softirq context, %ld failed\n",
+			atomic_long_read(&irq_allocs),
+			atomic_long_read(&irq_failures));
+		CHECK(atomic_long_read(&irq_allocs),
+		      "stress: no allocation from interrupt context");
+	}
 
 	if (!ret && hold && !atomic_long_read(&checks_failed))
 		ret = stress_hold();

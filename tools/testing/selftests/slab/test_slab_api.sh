@@ -180,7 +180,8 @@ if [ "$INJECT" != 0 ]; then
 	fi
 fi
 # shellcheck disable=SC2086
-load stress seconds="$SECONDS_" ops="$OPS" max_seconds="$MAX_SECONDS" $inject_arg
+# irq=1: hrtimers allocate and free in hardirq and softirq context too.
+load stress seconds="$SECONDS_" ops="$OPS" max_seconds="$MAX_SECONDS" irq=1 $inject_arg
 rc=$?
 [ -n "$inject_arg" ] && echo 0 >$FAILSLAB/probability
 cycles=0
