@@ -850,6 +850,22 @@ static void stress_bad(struct stress_thread *th, unsigned long *counter,
 		 t->size, t->cpu);
 }
 
+/*
+ * Does @t hold the tag of an object that a thread of this run owns?  The
+ * magic alone is not enough: an object without a ctor starts with whatever
+ * the page held before, and that may be an earlier load of this module's
+ * text, where the magic stands as the immediate of a movabs.  A tag that
+ * stress_tag_new() wrote has a valid hash, or is being written (the owner
+ * and kind are stored before the hash).
+ */
+static bool stress_tag_is_live(const struct stress_tag *t)
+{
+	if (READ_ONCE(t->magic) != TAG_LIVE)
+		return false;
+	return t->check == tag_hash(t) ||
+	       (t->owner < nr_threads && t->kind < NR_KINDS);
+}
+
 /* A fresh object: it must not be LIVE; ctor objects must still be FREE. */
 static void stress_tag_new(struct stress_thread *th, struct stress_tag *t,
 			   unsigned int kind, unsigned int size)
@@ -858,7 +874,7 @@ static void stress_tag_new(struct stress_thread *th, struct stress_tag *t,
 
 	th->allocs++;
 	th->checks++;
-	if (t->magic == TAG_LIVE)
+	if (stress_tag_is_live(t))
 		stress_bad(th, &th->double_handouts, t, "handed out while LIVE");
 	else if (kind == KIND_STRESS && t->magic != TAG_FREE)
 		stress_bad(th, &th->corruptions, t, "constructed free object changed");
