@@ -180,10 +180,8 @@ if [ "$INJECT" != 0 ]; then
 	fi
 fi
 # shellcheck disable=SC2086
-# The module's irq=1 (hrtimers allocating in hardirq and softirq context
-# during the stress) stays off: the stress runs after one with irq=1
-# reported objects handed out while live, on upstream SLUB too.
-load stress seconds="$SECONDS_" ops="$OPS" max_seconds="$MAX_SECONDS" $inject_arg
+# irq=1: hrtimers allocate and free in hardirq and softirq context too.
+load stress seconds="$SECONDS_" ops="$OPS" max_seconds="$MAX_SECONDS" irq=1 $inject_arg
 rc=$?
 [ -n "$inject_arg" ] && echo 0 >$FAILSLAB/probability
 cycles=0
