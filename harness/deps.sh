@@ -27,9 +27,11 @@ ccache:ccache
 gnuplot-nox:gnuplot
 "
 [ -n "${KERNEL_SRC:-}" ] || want="$want linux-source-6.1:/usr/src/linux-source-6.1.tar.xz"
-# make series-check: checkpatch's SPDX check runs scripts/spdxcheck.py.
+# make series-check: checkpatch's SPDX check runs scripts/spdxcheck.py;
+# harness/doc-check.py parses the kernel-doc output with docutils.
 [ "${1:-}" = series ] && want="$want python3-ply:/usr/lib/python3/dist-packages/ply
-python3-git:/usr/lib/python3/dist-packages/git"
+python3-git:/usr/lib/python3/dist-packages/git
+python3-docutils:/usr/lib/python3/dist-packages/docutils"
 
 missing=
 for w in $want; do

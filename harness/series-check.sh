@@ -139,6 +139,18 @@ if [ $failed = 0 ]; then
 			grep -c -x -e ./slab/config -e ./slab/settings -e ./slab/slabinfo_test | grep -qx 3"
 fi
 
+# The theory statement and the other kernel-doc the documentation pulls
+# in, through kernel-doc and docutils as make htmldocs would see them.
+if [ $failed = 0 ]; then
+	if PATH=$cp_path "$REPO/harness/doc-check.py" "$tree" Documentation/mm/slub.rst >"$blogs/doc-check.log" 2>&1; then
+		echo "kernel-doc of Documentation/mm/slub.rst: ok ($(grep -c '^ok' "$blogs/doc-check.log") checks)" | tee -a "$report"
+	else
+		sed 's/^/    /' "$blogs/doc-check.log" | tee -a "$report"
+		echo "kernel-doc of Documentation/mm/slub.rst: FAILED" | tee -a "$report"
+		failed=1
+	fi
+fi
+
 # Boot the kernel of the last patch with the harness's runner.
 if [ $failed = 0 ] && [ "${SERIES_BOOT:-1}" != 0 ]; then
 	kmake "$tree" "$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \

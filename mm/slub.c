@@ -2,61 +2,85 @@
 /*
  * SLUB-style slab allocator engine, written from scratch for this tree.
  *
- * THEORY OF OPERATION
- * ===================
+ * The theory of operation follows in six numbered DOC: sections, which
+ * Documentation/mm/slub.rst includes, so that there is one copy of it.
+ * The code refers to them as "THEORY n".
+ */
+
+/**
+ * DOC: THEORY 1: nouns
  *
- * Nouns
- * -----
- * cache     struct kmem_cache: objects of one size, layout and ctor.
- * slab      one folio of 2^order pages cut into oo_objects() slots of
- *           cache->size bytes.  Its struct slab holds the *slab pair*
- *           (freelist, counters), counters = {objects, frozen, inuse},
- *           at the 16-byte aligned spot of a window whose position
- *           depends on the struct page layout (diagrams in slub_def.h);
- *           only the slab_pair_*() accessors touch it.
- * object    one slot.  A free object stores the address of the next free
- *           object at cache->offset (obfuscated with FREELIST_HARDENED).
- * freelist  NULL-terminated chain of free objects through those pointers.
- * cpu slab  the slab a cpu allocates from (pcpu->slab).  Its free objects
- *           are split between pcpu->freelist (owned by the cpu, lockless)
- *           and the slab freelist (objects freed by other cpus).
- * node      struct kmem_cache_node: per-NUMA-node list of partial slabs.
- * array     (array front end, mm/slub_array.c) a stack of free objects:
- *           each cpu has a loaded array (pcpu->array) and a spare.
- * depot     per node, kn->depot: lists of full and empty arrays, at most
- *           DEPOT_MAX of each.
+ * cache
+ *   struct kmem_cache: objects of one size, layout and ctor.
+ * slab
+ *   One folio of 2^order pages cut into oo_objects() slots of cache->size
+ *   bytes.  Its struct slab holds the *slab pair* (freelist, counters),
+ *   counters = {objects, frozen, inuse}, at the 16-byte aligned spot of a
+ *   window whose position depends on the struct page layout (diagrams in
+ *   include/linux/slub_def.h); only the slab_pair_*() accessors touch it.
+ * object
+ *   One slot.  A free object stores the address of the next free object
+ *   at cache->offset (obfuscated with CONFIG_SLAB_FREELIST_HARDENED).
+ * freelist
+ *   NULL-terminated chain of free objects through those pointers.
+ * cpu slab
+ *   The slab a cpu allocates from (pcpu->slab).  Its free objects are
+ *   split between pcpu->freelist (owned by the cpu, lockless) and the
+ *   slab freelist (objects freed by other cpus).
+ * cpu partial list
+ *   Frozen slabs with free objects that one cpu keeps (pcpu->partial,
+ *   CONFIG_SLUB_CPU_PARTIAL), bounded per cache.
+ * node
+ *   struct kmem_cache_node: per-NUMA-node list of partial slabs.
+ * array
+ *   (array front end, mm/slub_array.c) a stack of free objects: each cpu
+ *   has a loaded array (pcpu->array) and a spare.
+ * depot
+ *   Per node, kn->depot: lists of full and empty arrays, at most
+ *   DEPOT_MAX of each.
+ */
+
+/**
+ * DOC: THEORY 2: locks
  *
- * Locks, outermost first
- * ----------------------
- * slab_mutex       the cache list, cache create/destroy, hotplug callbacks.
- * pcpu->lock       local_lock (irqs off) of a cpu: pcpu->slab, pcpu->partial
- *                  and any change of pcpu->freelist outside the fastpath.
- *                  A dead cpu's state is taken over without it, under
- *                  slab_mutex, once nothing can run there (slub_cpu_dead).
- *                  No page is freed and no other cache is entered under
- *                  it: slabs a cpu lets go are unfrozen after unlocking.
- * pcpu->array_held flag, not a lock: with preemption off the taker finds it
- *                  clear and sets it (array_take()), then owns pcpu->array
- *                  and pcpu->spare until it clears it.  An interrupt that
- *                  finds it set takes the freelist path; one that came
- *                  before it was set has finished before the taker reads
- *                  the arrays.  A lockdep trylock.  Held, it may take the
- *                  locks below; pcpu->lock is never held while taking it.
- * kn->depot.lock   spinlock (irqsave), leaf: the depot lists and counts.
- * kn->list_lock    spinlock (irqsave): kn->partial, kn->nr_partial, and the
- *                  transitions of unfrozen slabs onto and off that list.
- *                  For debug caches also kn->full and every change of
- *                  their slabs' pairs (mm/slub_debug.c).
- * slab_bit_lock()  bit spinlock PG_locked of the slab folio: guards the slab
- *                  pair only where cmpxchg_double is not used (no CX16,
- *                  slub_pair=bitlock).  Innermost, irqs off while held.
+ * Outermost first:
+ *
+ * slab_mutex
+ *   The cache list, cache create/destroy, hotplug callbacks.
+ * pcpu->lock
+ *   local_lock (irqs off) of a cpu: pcpu->slab, pcpu->partial and any
+ *   change of pcpu->freelist outside the fastpath.  A dead cpu's state is
+ *   taken over without it, under slab_mutex, once nothing can run there
+ *   (slub_cpu_dead()).  No page is freed and no other cache is entered
+ *   under it: slabs a cpu lets go are unfrozen after unlocking.
+ * pcpu->array_held
+ *   A flag, not a lock: with preemption off the taker finds it clear and
+ *   sets it (array_take()), then owns pcpu->array and pcpu->spare until
+ *   it clears it.  An interrupt that finds it set takes the freelist
+ *   path; one that came before it was set has finished before the taker
+ *   reads the arrays.  A lockdep trylock.  Held, it may take the locks
+ *   below; pcpu->lock is never held while taking it.
+ * kn->depot.lock
+ *   Spinlock (irqsave), a leaf: the depot lists and counts.
+ * kn->list_lock
+ *   Spinlock (irqsave): kn->partial, kn->nr_partial, and the transitions
+ *   of unfrozen slabs onto and off that list.  For debug caches also
+ *   kn->full and every change of their slabs' pairs (mm/slub_debug.c).
+ * slab_bit_lock()
+ *   Bit spinlock PG_locked of the slab folio: guards the slab pair only
+ *   where cmpxchg_double is not used (no CX16, slub_pair=bitlock).
+ *   Innermost, irqs off while held.
  *
  * With slub_fastpath=irqoff the fastpaths take pcpu->lock too, and change
  * pcpu->freelist under it instead of committing with cmpxchg16b; every
  * other rule stays, the tid bump included.
+ */
+
+/**
+ * DOC: THEORY 3: slab states
  *
- * Slab states (who owns the slab, where it is linked)
- * ---------------------------------------------------
+ * Who owns a slab, and where it is linked::
+ *
  *   state         frozen  linked on      slab freelist   inuse
  *   cpu slab      1       pcpu->slab     remote frees    objects - |remote|
  *   cpu partial   1       pcpu->partial  >= 1 object     <= objects - 1
@@ -65,57 +89,80 @@
  *   full          0       nothing        NULL            objects
  *   empty         0       kn->partial while nr_partial < min_partial,
  *                         else freed     all objects     0
- * "parking" is a full slab that a freer froze with its commit and is about
- * to put on its own cpu partial list (cpu_partial_park()); a cpu partial
- * slab may be empty (a bulk free emptied it).  Only the owner of a frozen
- * slab may allocate from it; anybody may free to any slab.  Whenever its
- * node's list_lock is not held, an unfrozen slab with free objects is on
- * that node's list.  The objects on pcpu->freelist count as in use in
- * their (frozen) slab.
  *
- * Array front end (slub_frontend=array, the default): per-cpu arrays sit in
- * front of all of the above, which serve as their source and sink.
+ * "Parking" is a full slab that a freer froze with its commit and is
+ * about to put on its own cpu partial list (cpu_partial_park()); a cpu
+ * partial slab may be empty (a bulk free emptied it).  Only the owner of
+ * a frozen slab may allocate from it; anybody may free to any slab.
+ * Whenever its node's list_lock is not held, an unfrozen slab with free
+ * objects is on that node's list.  The objects on pcpu->freelist count as
+ * in use in their (frozen) slab.
+ *
+ * Debug caches (any SLAB_DEBUG_FLAGS) never get a cpu slab: both
+ * fastpaths find nothing and hand them to mm/slub_debug.c, whose slabs
+ * are never frozen and sit on kn->partial (free objects) or kn->full.
+ */
+
+/**
+ * DOC: THEORY 4: array front end
+ *
+ * With slub_frontend=array, the default, per-cpu arrays sit in front of
+ * the slabs of THEORY 3, which serve as their source and sink::
+ *
  *   array state   where                 objects
  *   loaded        pcpu->array           0..size, popped and pushed
  *   spare         pcpu->spare           0..size, swapped with loaded
  *   refilling     the refiller's hands  0, pcpu->spare NULL meanwhile
  *   depot full    kn->depot.full        size
  *   depot empty   kn->depot.empty       0
+ *
  * Objects in arrays count as in use in their slabs (they are off every
  * freelist), as those on pcpu->freelist do, so /proc/slabinfo and the
  * sysfs object counts show them as active.  Only objects of this cpu's
  * node, not from pfmemalloc slabs and not KFENCE's enter an array; cpu
  * partial lists are off for array caches, so no object is cached twice.
  *
- * Debug caches (any SLAB_DEBUG_FLAGS) never get a cpu slab: both
- * fastpaths find nothing and hand them to mm/slub_debug.c, whose slabs
- * are never frozen and sit on kn->partial (free objects) or kn->full.
+ * Per cache at most cpus * 2 * array_size + nodes * DEPOT_MAX * array_size
+ * objects sit in arrays.  A cpu or depot that did not need its slow path
+ * for two reap intervals (2 s each) is emptied, and shrinking, memory
+ * offline, cpu hot-unplug and cache destroy empty them at once.  The
+ * flush of per-cpu state runs as a work item on each cpu, in task
+ * context.
+ */
+
+/**
+ * DOC: THEORY 5: commit points
  *
- * Commit points of the lockless paths
- * -----------------------------------
- * alloc fastpath  this_cpu_cmpxchg_double(pcpu->freelist, pcpu->tid):
- *                 (obj, tid) -> (next(obj), tid + TID_STEP).
- * free fastpath   same pair: (head, tid) -> (obj, tid + TID_STEP), only
- *                 when the object's slab is pcpu->slab.
- * free slowpath   slab pair: (prior, cnt) -> (obj, cnt with inuse - n),
- *                 possibly frozen = 1 (the freer parks the slab on its cpu
- *                 partial list); kn->list_lock is taken *before* the commit
- *                 when the slab must move on or off a node list.
- * refill          slab pair: (list, cnt) -> (NULL, inuse = objects), the
- *                 taker becomes the owner of the whole list; a cpu slab
- *                 with nothing left is released the same way with
- *                 frozen = 0 (full, on no list).
- * freeze          slab pair, under list_lock: a node partial slab becomes
- *                 frozen = 1, with or without taking its freelist.
- * unfreeze        slab pair: (prior, cnt) -> (cpu list ++ prior, frozen = 0).
- * debug caches    none: slab_pair_set() under kn->list_lock.
- * array alloc,    none: plain loads and stores to the held arrays, seen by
- * array free      this cpu only; clearing pcpu->array_held publishes them.
- * array refill    the whole cpu freelist, or a slab's, per commit (above);
- *                 the refiller stays on its cpu (migrate_disable()) so the
- *                 spare goes back where it came from.
- * array flush     objects grouped by slab, one free commit per group.
- * depot moves     under kn->depot.lock: one array for one of the other kind.
+ * The lockless paths commit as follows::
+ *
+ *   alloc fastpath  this_cpu_cmpxchg_double(pcpu->freelist, pcpu->tid):
+ *                   (obj, tid) -> (next(obj), tid + TID_STEP).
+ *   free fastpath   same pair: (head, tid) -> (obj, tid + TID_STEP), only
+ *                   when the object's slab is pcpu->slab.
+ *   free slowpath   slab pair: (prior, cnt) -> (obj, cnt with inuse - n),
+ *                   possibly frozen = 1 (the freer parks the slab on its
+ *                   cpu partial list); kn->list_lock is taken *before* the
+ *                   commit when the slab must move on or off a node list.
+ *   refill          slab pair: (list, cnt) -> (NULL, inuse = objects), the
+ *                   taker becomes the owner of the whole list; a cpu slab
+ *                   with nothing left is released the same way with
+ *                   frozen = 0 (full, on no list).
+ *   freeze          slab pair, under list_lock: a node partial slab
+ *                   becomes frozen = 1, with or without its freelist.
+ *   unfreeze        slab pair: (prior, cnt) -> (cpu list ++ prior,
+ *                   frozen = 0).
+ *   debug caches    none: slab_pair_set() under kn->list_lock.
+ *   array alloc,    none: plain loads and stores to the held arrays, seen
+ *   array free      by this cpu only; clearing pcpu->array_held publishes
+ *                   them.
+ *   array refill    the whole cpu freelist, or a slab's, per commit
+ *                   (above); the refiller stays on its cpu
+ *                   (migrate_disable()) so the spare goes back where it
+ *                   came from.
+ *   array flush     objects grouped by slab, one free commit per group.
+ *   depot moves     under kn->depot.lock: one array for one of the other
+ *                   kind.
+ *
  * Every change of pcpu->freelist or pcpu->slab outside the fastpath bumps
  * pcpu->tid before pcpu->lock is released (bulk allocation bumps it once
  * for the whole batch), so a fastpath that was preempted or interrupted
@@ -123,13 +170,14 @@
  * CONFIG_PREEMPTION the tid is also unique per cpu (low bits = cpu
  * number), so a fastpath migrated to another cpu fails too; without it a
  * fastpath cannot migrate.
+ */
+
+/**
+ * DOC: THEORY 6: invariants
  *
- * Invariants
- * ----------
- * slab_validate() checks the first two for a slab, validate_slab_cache()
- * the nr_partial count and that no listed slab is frozen (for debug
- * caches every slab, its objects, and nr_slabs too); the others are kept
- * by construction.
+ * The invariants, each true whenever the lock of THEORY 2 that guards its
+ * fields is not held::
+ *
  *   inuse + |slab freelist| == objects            for every slab
  *   objects * cache->size <= PAGE_SIZE << order
  *   frozen == 0 && slab freelist != NULL  =>  slab on kn->partial
@@ -141,12 +189,13 @@
  *   kn->depot.nr_full == |full| <= DEPOT_MAX, likewise nr_empty
  *   every array object is allocated in its slab: counted in inuse, and
  *                   on no freelist
- * Per cache at most cpus * 2 * array_size + nodes * DEPOT_MAX *
- * array_size objects sit in arrays; a cpu or depot that did not need its
- * slow path for two reap intervals (2 s each) is emptied, and shrinking,
- * memory offline, cpu hot-unplug and cache destroy empty them at once.
- * The flush of per-cpu state runs as a work item on each cpu, in task
- * context.
+ *
+ * Where they are checked:
+ *
+ * - slab_validate() checks the first two for a slab, validate_slab_cache()
+ *   the nr_partial count and that no listed slab is frozen (for debug
+ *   caches every slab, its objects, and nr_slabs too).
+ * - The others are kept by construction.
  */
 
 #include <linux/mm.h>
@@ -404,7 +453,7 @@ static __always_inline bool slab_pair_commit_cmpxchg(struct slab *slab,
 }
 #endif /* SLAB_PAIR_CAN_CMPXCHG */
 
-/* Replace @old by @new if the slab still holds @old. */
+/* Replace @old by @new if the slab still holds @old (THEORY 5). */
 static inline bool slab_pair_commit(struct kmem_cache *cache, struct slab *slab,
 				    const struct slab_pair *old,
 				    const struct slab_pair *new)
