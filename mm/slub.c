@@ -195,7 +195,13 @@
  * - slab_validate() checks the first two for a slab, validate_slab_cache()
  *   the nr_partial count and that no listed slab is frozen (for debug
  *   caches every slab, its objects, and nr_slabs too).
- * - The others are kept by construction.
+ * - With CONFIG_DEBUG_VM the state changes assert them as they happen:
+ *   every slab pair commit (inuse <= objects, and an empty slab freelist
+ *   exactly when inuse == objects: the first invariant in O(1)),
+ *   node_add_partial() (the slab is unfrozen and has a free object),
+ *   slab_discard() (inuse == 0, not frozen), the depot moves (counts
+ *   within DEPOT_MAX, full arrays full and empty ones empty) and the
+ *   array slow paths (count within size, size that of the cache).
  */
 
 #include <linux/mm.h>
@@ -453,6 +459,18 @@ static __always_inline bool slab_pair_commit_cmpxchg(struct slab *slab,
 }
 #endif /* SLAB_PAIR_CAN_CMPXCHG */
 
+/*
+ * THEORY 6, executed with CONFIG_DEBUG_VM: a pair a commit installs keeps
+ * inuse + |slab freelist| == objects, checked in its O(1) form (inuse in
+ * range, and the freelist empty exactly when every object is in use).
+ * An inuse that wrapped below zero is a double free the head check missed.
+ */
+static __always_inline void slab_pair_assert(const struct slab_pair *new)
+{
+	VM_WARN_ON_ONCE(new->cnt.inuse > new->cnt.objects);
+	VM_WARN_ON_ONCE(!new->freelist != (new->cnt.inuse == new->cnt.objects));
+}
+
 /* Replace @old by @new if the slab still holds @old (THEORY 5). */
 static inline bool slab_pair_commit(struct kmem_cache *cache, struct slab *slab,
 				    const struct slab_pair *old,
@@ -460,6 +478,7 @@ static inline bool slab_pair_commit(struct kmem_cache *cache, struct slab *slab,
 {
 	bool done;
 
+	slab_pair_assert(new);
 #if SLAB_PAIR_CAN_CMPXCHG
 	if (cache->pair_atomic)
 		done = slab_pair_commit_cmpxchg(slab, old, new);
@@ -476,9 +495,26 @@ static inline bool slab_pair_commit(struct kmem_cache *cache, struct slab *slab,
 
 /* ---- Node lists and counters ---- */
 
+/*
+ * THEORY 6 (DEBUG_VM): a slab goes on a node list unfrozen and with a free
+ * object; one that is frozen belongs to a cpu, and one that is full is on
+ * no list.
+ */
+static void node_assert_listable(struct slab *slab)
+{
+	struct slab_pair p;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_VM))
+		return;
+	slab_pair_read(slab, &p);
+	VM_WARN_ON_ONCE(p.cnt.frozen);
+	VM_WARN_ON_ONCE(!p.freelist);
+}
+
 void node_add_partial(struct kmem_cache_node *kn, struct slab *slab, bool tail)
 {
 	lockdep_assert_held(&kn->list_lock);
+	node_assert_listable(slab);
 	kn->nr_partial++;
 	if (tail)
 		list_add_tail(&slab->slab_list, &kn->partial);
@@ -646,6 +682,13 @@ static void slab_rcu_free(struct rcu_head *head)
 /* Give an empty, unlisted slab back to the page allocator. */
 void slab_discard(struct kmem_cache *cache, struct slab *slab)
 {
+	if (IS_ENABLED(CONFIG_DEBUG_VM)) {
+		struct slab_pair p;
+
+		/* THEORY 6: only an empty slab nobody owns goes back. */
+		slab_pair_read(slab, &p);
+		VM_WARN_ON_ONCE(p.cnt.inuse || p.cnt.frozen);
+	}
 	node_account(cache, slab_nid(slab), -1, -(long)slab_objects(slab));
 	stat(cache, FREE_SLAB);
 	if (unlikely(cache->flags & SLAB_TYPESAFE_BY_RCU))

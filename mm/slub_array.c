@@ -7,8 +7,8 @@
  * of its slabs, and per node a depot of full and empty arrays.  The
  * fastpaths (mm/slub_array.h) push and pop with preemption off and no
  * atomic operation; refills take objects from the slabs a whole cpu
- * freelist at a time, flushes give them back grouped by slab.  THEORY
- * in mm/slub.c says which state belongs to whom.
+ * freelist at a time, flushes give them back grouped by slab.  THEORY 2
+ * and THEORY 4 in mm/slub.c say which state belongs to whom.
  *
  * Boot parameters:
  *   slub_frontend=array|freelist      the front end of every cache,
@@ -208,6 +208,23 @@ void array_depot_init(struct slub_depot *d)
 	INIT_LIST_HEAD(&d->empty);
 }
 
+/*
+ * THEORY 6, executed with CONFIG_DEBUG_VM: an array holds 0..size objects
+ * and has the size of its cache; a depot holds at most DEPOT_MAX arrays
+ * of each kind, full ones exactly full and empty ones empty.
+ */
+static inline void array_assert(const struct kmem_cache *cache,
+				const struct slub_array *a)
+{
+	VM_WARN_ON_ONCE(a->count > a->size || a->size != cache->array_size);
+}
+
+static inline void depot_assert_locked(const struct slub_depot *d)
+{
+	lockdep_assert_held(&d->lock);
+	VM_WARN_ON_ONCE(d->nr_full > DEPOT_MAX || d->nr_empty > DEPOT_MAX);
+}
+
 static struct slub_depot *local_depot(struct kmem_cache *cache)
 {
 	struct kmem_cache_node *kn = get_node(cache, numa_mem_id());
@@ -231,8 +248,11 @@ static struct slub_array *depot_get_full(struct slub_depot *d,
 	if (!d || !READ_ONCE(d->nr_full))
 		return NULL;
 	spin_lock_irqsave(&d->lock, flags);
+	depot_assert_locked(d);
+	VM_WARN_ON_ONCE(a->count);
 	if (d->nr_full) {
 		full = list_first_entry(&d->full, struct slub_array, list);
+		VM_WARN_ON_ONCE(full->count != full->size);
 		list_del_init(&full->list);
 		d->nr_full--;
 		if (d->nr_empty < DEPOT_MAX) {
@@ -262,9 +282,12 @@ static struct slub_array *depot_put_full(struct slub_depot *d,
 	if (!d || READ_ONCE(d->nr_full) >= DEPOT_MAX)
 		return NULL;
 	spin_lock_irqsave(&d->lock, flags);
+	depot_assert_locked(d);
+	VM_WARN_ON_ONCE(a->count != a->size);
 	if (d->nr_full < DEPOT_MAX) {
 		if (d->nr_empty) {
 			empty = list_first_entry(&d->empty, struct slub_array, list);
+			VM_WARN_ON_ONCE(empty->count);
 			list_del_init(&empty->list);
 			d->nr_empty--;
 		} else if (*fresh) {
@@ -294,6 +317,8 @@ static bool depot_put_empty(struct slub_depot *d, struct slub_array *a)
 	if (!d)
 		return false;
 	spin_lock_irqsave(&d->lock, flags);
+	depot_assert_locked(d);
+	VM_WARN_ON_ONCE(a->count);
 	if (d->nr_empty < DEPOT_MAX) {
 		list_add(&a->list, &d->empty);
 		d->nr_empty++;
@@ -420,6 +445,7 @@ static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp,
 	WRITE_ONCE(pcpu->array_touched, true);
 	if (!a->count)
 		a = array_reload(cache, pcpu, a, &drop);
+	array_assert(cache, a);
 	if (a->count) {
 		obj = a->objs[--a->count];
 		stat(cache, ARRAY_ALLOC);
@@ -526,6 +552,7 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 		}
 		if (a->count == a->size)
 			array_flush_half(cache, a);
+		array_assert(cache, a);
 		a->objs[a->count++] = obj;
 		array_put(pcpu, a);
 		preempt_enable();

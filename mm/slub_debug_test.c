@@ -474,11 +474,11 @@ static void kd_freelist_cleared(struct kunit *test)
 	slab_pair_read(slab, &p);
 	on_partial = kd_on_list_locked(&kn->partial, slab);
 	on_full = kd_on_list_locked(&kn->full, slab);
+	slab_pair_set(slab, &orig);
 	if (!on_partial) {
 		list_del(&slab->slab_list);
 		node_add_partial(kn, slab, false);
 	}
-	slab_pair_set(slab, &orig);
 	spin_unlock_irqrestore(&kn->list_lock, flags);
 
 	KUNIT_EXPECT_GT(test, ctx->errors, 0);
@@ -529,6 +529,7 @@ static void kd_min_partial(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, slub_node_slabs(kn), 1UL);
 	KUNIT_EXPECT_EQ(test, ctx->errors, 0);
 }
+
 #ifdef CONFIG_SYSFS
 /*
  * Writing 1 to "validate" fails with -EIO when validation found errors,

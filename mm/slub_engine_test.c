@@ -1069,11 +1069,17 @@ static void kt_node_bootstrap(struct kunit *test)
 #endif /* CONFIG_SLUB_STATS */
 
 	for_each_node_mask(node, slub_nodes) {
+		struct slab_pair p;
+
 		kn = get_node(nc, node);
 		slab = virt_to_slab(kn);
 		spin_lock_irqsave(&kn->list_lock, flags);
 		node_del_partial(kn, slab);
 		spin_unlock_irqrestore(&kn->list_lock, flags);
+		/* The node structure in it dies with the slab. */
+		slab_pair_read(slab, &p);
+		p.cnt.inuse = 0;
+		slab_pair_set(slab, &p);
 		slab_discard(nc, slab);
 		nc->node[node] = NULL;
 	}
