@@ -353,14 +353,22 @@ static noinline void *fp_corrupted(const struct kmem_cache *cache, void *obj,
 
 /*
  * Freeing the object that heads a freelist would link it to itself, and
- * the next two allocations would return it twice: report and drop it.
- * Returns true when the chain had nothing else to free.
+ * the next two allocations would return it twice.  The cheap check.
+ */
+static __always_inline bool fp_double_free_suspect(void *tail, void *freelist)
+{
+	return IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) && unlikely(tail == freelist);
+}
+
+/*
+ * The check, and a report and the drop of @*tail if it fails.  Returns
+ * true when the chain had nothing else to free.
  */
 static __always_inline bool fp_double_free(const struct kmem_cache *cache,
 					   void *head, void **tail, int *cnt,
 					   void *freelist)
 {
-	if (!IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) || likely(*tail != freelist))
+	if (likely(!fp_double_free_suspect(*tail, freelist)))
 		return false;
 	return fp_double_free_drop(cache, head, tail, cnt);
 }
@@ -1507,6 +1515,20 @@ static noinline void cpu_free_irqoff(struct kmem_cache *cache,
 	local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
 }
 
+/*
+ * The free fastpath found the last object of its chain heading the cpu
+ * freelist, a double free: report it and free the rest, if any, to the
+ * slab.  Out of line so that the fastpath keeps its chain in registers.
+ */
+static noinline void free_double_slowpath(struct kmem_cache *cache,
+					  struct slab *slab, void *head,
+					  void *tail, int cnt,
+					  unsigned long addr)
+{
+	if (!fp_double_free_drop(cache, head, &tail, &cnt))
+		free_slowpath(cache, slab, head, tail, cnt, addr);
+}
+
 /* Free a chain head..tail of @cnt objects, all from @slab. */
 static __always_inline void do_slab_free(struct kmem_cache *cache,
 					 struct slab *slab, void *head,
@@ -1533,8 +1555,11 @@ redo:
 		return;
 	}
 	freelist = READ_ONCE(pcpu->freelist);
-	if (fp_double_free(cache, head, &tail, &cnt, freelist))
+	if (fp_double_free_suspect(tail, freelist)) {
+		free_double_slowpath(cache, slab, head, tail, cnt,
+				     caller_or_ret_ip(addr));
 		return;
+	}
 	obj_set_next(cache, tail, freelist);
 	if (unlikely(!this_cpu_cmpxchg_double(cache->cpu_slab->freelist,
 					      cache->cpu_slab->tid,
