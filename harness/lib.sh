@@ -18,7 +18,7 @@ export KBUILD_BUILD_USER=slab KBUILD_BUILD_HOST=harness
 STAGE=${STAGE:-harness}
 
 # Paths of this repo that are laid into the kernel tree whole (prepare.sh),
-# and that the patch series must cover (series.sh).
+# and that the patch series must cover (series.py).
 SERIES_PATHS="mm include arch lib Documentation tools/testing/selftests/slab"
 
 log() {
