@@ -69,6 +69,22 @@ base_tree() {
 	echo "$dir"
 }
 
+# The entries of harness/NAME.conf (profiles, variants, variants-full):
+# their lines without comments and blank lines.  "conf NAME..." prints
+# those of each file in turn, "conf_entry NAME KEY" those of one file
+# whose first field is KEY (the profile or variant named KEY).
+conf() {
+	local name files=()
+	for name in "$@"; do
+		files+=("$REPO/harness/$name.conf")
+	done
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${files[@]}"
+}
+
+conf_entry() {
+	conf "$1" | awk -v k="$2" '$1 == k'
+}
+
 base_version() {
 	make -s -C "$(base_tree)" kernelversion
 }
