@@ -45,7 +45,7 @@ fastpath:
 		$(H)/fastpath.py build/out/$(or $(PROFILE),series)/vmlinux
 
 series:
-	@$(H)/series.sh
+	@$(H)/series.py
 
 series-check:
 	@$(H)/series-check.sh

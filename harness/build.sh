@@ -9,7 +9,7 @@ STAGE=build
 . "$(dirname "$0")/lib.sh"
 
 profile=${1:?usage: build.sh PROFILE}
-line=$(sed -e 's/#.*//' "$REPO/harness/profiles.conf" | awk -v p="$profile" '$1 == p')
+line=$(conf_entry profiles "$profile")
 [ -n "$line" ] || die "unknown profile '$profile' (see harness/profiles.conf)"
 set -- $line
 kind=$2

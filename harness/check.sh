@@ -17,10 +17,10 @@ version=$(base_version)
 log "base tree: Linux $version ($base)"
 
 # make check-full (FULL=1) adds the heaviest variants.
-vfiles=$REPO/harness/variants.conf
-[ "${FULL:-0}" = 1 ] && vfiles="$vfiles $REPO/harness/variants-full.conf"
+confs=variants
+[ "${FULL:-0}" = 1 ] && confs="$confs variants-full"
 # shellcheck disable=SC2086
-variants=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' $vfiles)
+variants=$(conf $confs)
 if [ -n "${VARIANTS:-}" ]; then
 	variants=$(echo "$variants" | awk -v want=" $VARIANTS " 'index(want, " " $1 " ")')
 	[ -n "$variants" ] || die "no variant matches VARIANTS='$VARIANTS'"
@@ -41,7 +41,7 @@ results=$BUILD/results.tsv
 # The series' fastpaths must commit with one %gs cmpxchg16b and never
 # disable interrupts; fastpath.py checks the built vmlinux.
 for p in $profiles; do
-	case $(sed -e 's/#.*//' "$REPO/harness/profiles.conf" | awk -v p="$p" '$1 == p { print $2 }') in
+	case $(conf_entry profiles "$p" | awk '{ print $2 }') in
 	series) ;;
 	*) continue ;;
 	esac

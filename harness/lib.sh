@@ -18,7 +18,7 @@ export KBUILD_BUILD_USER=slab KBUILD_BUILD_HOST=harness
 STAGE=${STAGE:-harness}
 
 # Paths of this repo that are laid into the kernel tree whole (prepare.sh),
-# and that the patch series must cover (series.sh).
+# and that the patch series must cover (series.py).
 SERIES_PATHS="mm include arch lib Documentation tools/testing/selftests/slab"
 
 log() {
@@ -67,6 +67,22 @@ base_tree() {
 		touch "$dir/.harness-unpacked"
 	fi
 	echo "$dir"
+}
+
+# The entries of harness/NAME.conf (profiles, variants, variants-full):
+# their lines without comments and blank lines.  "conf NAME..." prints
+# those of each file in turn, "conf_entry NAME KEY" those of one file
+# whose first field is KEY (the profile or variant named KEY).
+conf() {
+	local name files=()
+	for name in "$@"; do
+		files+=("$REPO/harness/$name.conf")
+	done
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${files[@]}"
+}
+
+conf_entry() {
+	conf "$1" | awk -v k="$2" '$1 == k'
 }
 
 base_version() {

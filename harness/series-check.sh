@@ -23,7 +23,7 @@ STAGE=series-check
 . "$(dirname "$0")/lib.sh"
 
 "$REPO/harness/deps.sh" series
-"$REPO/harness/series.sh"
+"$REPO/harness/series.py"
 
 base=$(base_tree)
 version=$(base_version)

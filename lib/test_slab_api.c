@@ -1329,24 +1329,28 @@ static int stress_hold(void)
 	return 0;
 }
 
-static int run_stress(void)
-{
-	unsigned long start, min_end, max_end, total_ops = 0, objects = 0;
-	unsigned long sent = 0, received = 0, xcpu = 0, bulk_ops = 0;
-	unsigned long dbl = 0, corrupt = 0, fails = 0, allocs = 0, frees = 0;
-	unsigned int i, cpus = num_present_cpus(), limit;
-	int ret = 0;
+/* The sums of the stress threads' counters. */
+struct stress_totals {
+	unsigned long allocs, frees, sent, received, xcpu, bulk_ops;
+	unsigned long dbl, corrupt, fails;
+};
 
-	limit = max_seconds ? max_seconds : 3 * seconds + 30;
+static int stress_create_caches(void)
+{
 	stress_cache = kmem_cache_create("test_slab_api_stress", STRESS_SIZE, 0,
 					 0, stress_ctor);
 	noctor_cache = kmem_cache_create("test_slab_api_stress_noctor",
 					 NOCTOR_SIZE, 0, 0, NULL);
 	if (!stress_cache || !noctor_cache) {
 		tsa_fail("stress: kmem_cache_create failed");
-		stress_destroy_caches();
 		return -ENOMEM;
 	}
+	return 0;
+}
+
+static int stress_alloc_threads(unsigned int cpus)
+{
+	unsigned int i;
 
 	/*
 	 * One thread per CPU that can be online (some may be offline right now
@@ -1354,10 +1358,8 @@ static int run_stress(void)
 	 */
 	nr_threads = max(cpus, 2U);
 	threads = vzalloc(nr_threads * sizeof(*threads));
-	if (!threads) {
-		stress_destroy_caches();
+	if (!threads)
 		return -ENOMEM;
-	}
 	WRITE_ONCE(stress_stop, false);
 	atomic_set(&senders_done, 0);
 	caches_created = 0;
@@ -1369,6 +1371,13 @@ static int run_stress(void)
 		init_llist_head(&threads[i].inbox);
 		prandom_seed_state(&threads[i].rnd, seed + i);
 	}
+	return 0;
+}
+
+/* The stress threads and the churn thread, created but not woken yet. */
+static int stress_create_threads(void)
+{
+	unsigned int i;
 
 	/*
 	 * Unbound threads: CPUs may go offline and online during the run and
@@ -1380,40 +1389,38 @@ static int run_stress(void)
 		if (IS_ERR(threads[i].task)) {
 			tsa_fail("stress: kthread_create failed: %ld",
 				 PTR_ERR(threads[i].task));
-			threads[i].task = NULL;
-			ret = -ENOMEM;
-			break;
+			goto out_stop_threads;
 		}
 		get_task_struct(threads[i].task);
 	}
-	if (!ret) {
-		churn_task = kthread_create(churn_thread_fn, NULL, "tsa_churn");
-		if (IS_ERR(churn_task)) {
-			tsa_fail("stress: kthread_create failed: %ld",
-				 PTR_ERR(churn_task));
-			churn_task = NULL;
-			ret = -ENOMEM;
-		} else {
-			get_task_struct(churn_task);
-		}
+	churn_task = kthread_create(churn_thread_fn, NULL, "tsa_churn");
+	if (IS_ERR(churn_task)) {
+		tsa_fail("stress: kthread_create failed: %ld",
+			 PTR_ERR(churn_task));
+		churn_task = NULL;
+		goto out_stop_threads;
 	}
-	if (ret) {
-		/* Threads never woken never run their function. */
-		for (i = 0; i < nr_threads; i++) {
-			if (threads[i].task) {
-				kthread_stop(threads[i].task);
-				put_task_struct(threads[i].task);
-			}
-		}
-		vfree(threads);
-		threads = NULL;
-		stress_destroy_caches();
-		return ret;
-	}
+	get_task_struct(churn_task);
+	return 0;
 
-	start = jiffies;
-	min_end = start + seconds * HZ;
-	max_end = start + limit * HZ;
+out_stop_threads:
+	/* Threads never woken never run their function. */
+	while (i--) {
+		kthread_stop(threads[i].task);
+		put_task_struct(threads[i].task);
+	}
+	return -ENOMEM;
+}
+
+/* Wake the threads and wait until the stress has done its work. */
+static void stress_run(unsigned long start)
+{
+	unsigned int limit = max_seconds ? max_seconds : 3 * seconds + 30;
+	unsigned long min_end = start + seconds * HZ;
+	unsigned long max_end = start + limit * HZ;
+	unsigned long total_ops;
+	unsigned int i;
+
 	for (i = 0; i < nr_threads; i++)
 		wake_up_process(threads[i].task);
 	wake_up_process(churn_task);
@@ -1442,6 +1449,12 @@ static int run_stress(void)
 	WRITE_ONCE(stress_inject_now, false);
 	irq_stress_stop();
 	WRITE_ONCE(stress_stop, true);
+}
+
+/* Stop the threads once they have finished and add up their counters. */
+static void stress_stop_threads(struct stress_totals *tot)
+{
+	unsigned int i;
 
 	for (i = 0; i < nr_threads; i++)
 		wait_for_completion(&threads[i].done);
@@ -1451,43 +1464,67 @@ static int run_stress(void)
 
 		kthread_stop(th->task);
 		put_task_struct(th->task);
-		allocs += th->allocs;
-		frees += th->frees;
-		sent += th->sent;
-		received += th->received;
-		xcpu += th->xcpu_frees;
-		bulk_ops += th->bulk_ops;
-		dbl += th->double_handouts;
-		corrupt += th->corruptions;
-		fails += th->alloc_failures;
+		tot->allocs += th->allocs;
+		tot->frees += th->frees;
+		tot->sent += th->sent;
+		tot->received += th->received;
+		tot->xcpu += th->xcpu_frees;
+		tot->bulk_ops += th->bulk_ops;
+		tot->dbl += th->double_handouts;
+		tot->corrupt += th->corruptions;
+		tot->fails += th->alloc_failures;
 		atomic_long_add(th->checks, &checks_passed);
 	}
 	kthread_stop(churn_task);
 	put_task_struct(churn_task);
 	churn_task = NULL;
-	vfree(threads);
-	threads = NULL;
+}
 
-	total_ops = allocs + frees;
-	objects = allocs;
+static void stress_print_totals(const struct stress_totals *tot,
+				unsigned int cpus, unsigned long start)
+{
 	pr_info("stress: %lu operations, %lu objects, %u CPUs, %u threads, %lu remote frees (%lu cross-CPU frees), %lu bulk ops, %lu caches created (%lu objects), %lu failed allocations, %u.%02u s\n",
-		total_ops, objects, cpus, nr_threads, received, xcpu, bulk_ops,
-		caches_created, churn_objs, fails,
+		tot->allocs + tot->frees, tot->allocs, cpus, nr_threads,
+		tot->received, tot->xcpu, tot->bulk_ops, caches_created,
+		churn_objs, tot->fails,
 		jiffies_to_msecs(jiffies - start) / 1000,
 		jiffies_to_msecs(jiffies - start) % 1000 / 10);
+}
 
-	CHECK(allocs == frees, "stress: %lu allocations but %lu frees", allocs,
-	      frees);
-	CHECK(sent == received, "stress: %lu objects sent, %lu received", sent,
-	      received);
-	CHECK(!dbl, "stress: %lu objects handed out twice", dbl);
-	CHECK(!corrupt, "stress: %lu corrupted objects", corrupt);
+static int run_stress(void)
+{
+	unsigned int cpus = num_present_cpus();
+	struct stress_totals tot = {};
+	unsigned long start;
+	int ret;
+
+	ret = stress_create_caches();
+	if (ret)
+		goto out_destroy_caches;
+	ret = stress_alloc_threads(cpus);
+	if (ret)
+		goto out_destroy_caches;
+	ret = stress_create_threads();
+	if (ret)
+		goto out_free_threads;
+
+	start = jiffies;
+	stress_run(start);
+	stress_stop_threads(&tot);
+	stress_print_totals(&tot, cpus, start);
+
+	CHECK(tot.allocs == tot.frees, "stress: %lu allocations but %lu frees",
+	      tot.allocs, tot.frees);
+	CHECK(tot.sent == tot.received, "stress: %lu objects sent, %lu received",
+	      tot.sent, tot.received);
+	CHECK(!tot.dbl, "stress: %lu objects handed out twice", tot.dbl);
+	CHECK(!tot.corrupt, "stress: %lu corrupted objects", tot.corrupt);
 	if (inject) {
 		/* Failures were asked for: they must have come, as NULL. */
-		CHECK(fails, "stress: fault injection asked for, no allocation failed");
+		CHECK(tot.fails, "stress: fault injection asked for, no allocation failed");
 	} else {
-		CHECK(!fails, "stress: %lu allocations failed", fails);
-		if (fails)
+		CHECK(!tot.fails, "stress: %lu allocations failed", tot.fails);
+		if (tot.fails)
 			ret = -ENOMEM;
 	}
 	CHECK(caches_created, "stress: no cache created by the churn thread");
@@ -1498,9 +1535,14 @@ static int run_stress(void)
 		CHECK(atomic_long_read(&irq_allocs),
 		      "stress: no allocation from interrupt context");
 	}
-
 	if (!ret && hold && !atomic_long_read(&checks_failed))
 		ret = stress_hold();
+
+out_free_threads:
+	vfree(threads);
+	threads = NULL;
+out_destroy_caches:
+	/* Held objects keep their cache until rmmod. */
 	if (!nr_held)
 		stress_destroy_caches();
 	return ret;

@@ -1,0 +1,380 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make series: write the series as a git format-patch series with a cover
+letter into build/series/, from series/plan.
+
+The base tree becomes the single commit of a throwaway git repository,
+build/series-git (kept between runs; the base tarball has no upstream
+commit).  Each stanza of series/plan becomes one commit on top of it: the
+repo's files it names, copied whole, and the diffs of patches/ it names,
+applied with patch -p1 and no fuzz.  Every file prepare.sh lays into the
+tree and every diff of patches/series must be claimed by exactly one
+stanza, and the last commit must equal the tree that prepare.sh lays
+(build/src/series), or this script stops.
+
+The base tree, its version, build/ and the shipped paths come from
+harness/lib.sh, so that they have one definition for every script.
+"""
+import fnmatch
+import locale
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+STAGE = "series"
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLUS_FILE = re.compile(rb"\+\+\+ b/([^\s]*)")
+
+
+def log(msg):
+    t = int(time.time()) - int(os.environ["HARNESS_T0"])
+    print("[%s %4ds] %s" % (STAGE, t, msg), flush=True)
+
+
+def die(msg):
+    sys.stdout.flush()
+    print("%s: error: %s" % (STAGE, msg), file=sys.stderr)
+    sys.exit(1)
+
+
+def run(*args, cwd=None, env=None, stdout=None):
+    """Run a command; stop, as set -e would, if it fails."""
+    sys.stdout.flush()
+    res = subprocess.run(args, cwd=cwd, env=env, stdout=stdout)
+    if res.returncode != 0:
+        sys.exit(res.returncode)
+    return res
+
+
+def output(*args, cwd=None, check=True):
+    """A command's output without its trailing newlines, as $(...) gives
+    it.  If the command fails: None, or stop if check."""
+    res = subprocess.run(args, cwd=cwd, stdout=subprocess.PIPE, text=True)
+    if res.returncode != 0:
+        if check:
+            sys.exit(res.returncode)
+        return None
+    return res.stdout.rstrip("\n")
+
+
+def lib_sh():
+    """BUILD, the base tree, its version and SERIES_PATHS from lib.sh."""
+    script = ('STAGE=series; . "$0" || exit 1; '
+              'base=$(base_tree) || exit 1; version=$(base_version) || exit 1; '
+              'printf "%s\\n" "$BUILD" "$base" "$version" "$SERIES_PATHS"')
+    out = output("bash", "-c", script, os.path.join(REPO, "harness", "lib.sh"))
+    build, base, version, paths = (out + "\n").split("\n")[:4]
+    return build, base, version, paths.split()
+
+
+def collate(names):
+    """Sorted as sort(1) and the shell's globs sort them: by the locale."""
+    return sorted(names, key=lambda s: (locale.strxfrm(s), s))
+
+
+def uncomment(path):
+    """The lines of a file without comments, blank ones dropped."""
+    with open(path) as f:
+        lines = [re.sub(r"#.*", "", l.rstrip("\n")) for l in f]
+    return [l for l in lines if l.strip()]
+
+
+def plus_files(patch):
+    """The files a diff writes (its +++ b/ lines)."""
+    with open(patch, "rb") as f:
+        lines = f.read().split(b"\n")
+    return [os.fsdecode(m.group(1)) for m in map(PLUS_FILE.match, lines) if m]
+
+
+def parse_plan(plan):
+    """series/plan as a list of stanzas: name, subject lines and the
+    (kind, value) entries of its file and diff lines.  Stops on lines that
+    do not parse, naming each."""
+    stanzas, bad = [], []
+    with open(plan) as f:
+        for lineno, line in enumerate(f, 1):
+            line = re.sub(r"#.*", "", line.rstrip("\n"))
+            words = line.split()
+            if not words:
+                continue
+            kw = words[0]
+            if kw == "patch":
+                stanzas.append({"name": None, "subjects": [], "entries": []})
+                if len(words) != 2:
+                    bad.append("%d: patch takes one name" % lineno)
+                else:
+                    stanzas[-1]["name"] = words[1]
+            elif not stanzas:
+                bad.append("%d: %s before the first patch" % (lineno, kw))
+            elif kw == "subject":
+                subject = re.sub(r"^subject\s+", "", line).split()
+                stanzas[-1]["subjects"].append(" ".join(subject))
+            elif kw in ("file", "diff"):
+                if len(words) != 2:
+                    bad.append("%d: %s takes one path" % (lineno, kw))
+                else:
+                    stanzas[-1]["entries"].append((kw, words[1]))
+            else:
+                bad.append("%d: unknown keyword %s" % (lineno, kw))
+    if bad:
+        for b in bad:
+            print("series/plan:" + b, file=sys.stderr)
+        die("series/plan does not parse")
+    return stanzas
+
+
+class Errors:
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, msg):
+        print("series: error: " + msg, file=sys.stderr)
+        self.count += 1
+
+
+def check_plan(stanzas, shipped, listed, msgs, cover):
+    """Expand the file globs of the plan (in place) and check that it claims
+    every shipped file and every listed diff exactly once."""
+    fail = Errors()
+    listed_words = " ".join(listed).split()
+    for st in stanzas:
+        entries = []
+        for kind, value in st["entries"]:
+            if kind == "file":
+                hits = [f for f in shipped if fnmatch.fnmatchcase(f, value)]
+                entries += [("file", f) for f in hits]
+                if not hits:
+                    fail("series/plan: 'file %s' matches no file this repo ships" % value)
+                continue
+            if not os.path.isfile(os.path.join(REPO, "patches", value)):
+                fail("series/plan: 'diff %s': no patches/%s" % (value, value))
+            if value not in listed:
+                fail("series/plan: 'diff %s' is not in patches/series, "
+                     "so the harness does not apply it" % value)
+            entries.append(("diff", value))
+        st["entries"] = entries
+
+    claims = [e for st in stanzas for e in st["entries"]]
+    for f in shipped:
+        c = claims.count(("file", f))
+        if c != 1:
+            fail("%s is claimed by %d patches of series/plan (add it to exactly one)" % (f, c))
+    for p in listed_words:
+        c = claims.count(("diff", p))
+        if c != 1:
+            fail("patches/%s is claimed by %d patches of series/plan "
+                 "(add it to exactly one)" % (p, c))
+    for p in collate(os.listdir(os.path.join(REPO, "patches"))):
+        if p.endswith(".patch") and not p.startswith(".") and p not in listed:
+            fail("patches/%s is not in patches/series" % p)
+
+    for st in stanzas:
+        name, subj = st["name"], "\n".join(st["subjects"])
+        if not subj:
+            fail("series/plan: patch %s has no subject" % name)
+        if len(subj) >= 75:
+            fail("series/plan: the subject of %s is %d characters: '%s'" % (name, len(subj), subj))
+        if ": " not in subj:
+            fail("series/plan: the subject of %s has no 'subsystem: ' prefix" % name)
+        msg = os.path.join(msgs, name + ".txt")
+        if not os.path.isfile(msg):
+            fail("series/plan: patch %s has no series/msg/%s.txt" % (name, name))
+        else:
+            with open(msg, "rb") as f:
+                if any(len(l) > 75 for l in f.read().split(b"\n")):
+                    fail("series/msg/%s.txt has lines over 75 characters" % name)
+        if not st["entries"]:
+            fail("series/plan: patch %s changes nothing" % name)
+    if not os.path.isfile(cover):
+        fail("series/cover-letter.txt missing")
+    if fail.count:
+        die("%d problem(s) with series/plan; every file and diff the harness lays "
+            "must be in exactly one patch" % fail.count)
+
+
+def make_base_repo(repo, base, version):
+    """The throwaway repository with the base as its only commit, made once
+    per base tree."""
+    stamp = "%s %s" % (base, version)
+    try:
+        with open(os.path.join(repo, ".git", "harness-base")) as f:
+            have = f.read().rstrip("\n")
+    except OSError:
+        have = None
+    if os.path.isdir(os.path.join(repo, ".git")) and have == stamp:
+        return
+    log("making %s: the base tree as one commit (once)" % repo)
+    shutil.rmtree(repo, ignore_errors=True)
+    os.makedirs(repo, exist_ok=True)
+    src = subprocess.Popen(["tar", "--exclude=./.harness-unpacked", "-cf", "-", "."],
+                           cwd=base, stdout=subprocess.PIPE)
+    dst = subprocess.run(["tar", "-C", repo, "-xf", "-"], stdin=src.stdout)
+    src.stdout.close()
+    ok = src.wait() == 0 and dst.returncode == 0
+    date = dict(os.environ, GIT_AUTHOR_DATE="2022-12-11T00:00:00Z",
+                GIT_COMMITTER_DATE="2022-12-11T00:00:00Z")
+    for cmd, env in ((["git", "init", "-q"], None),
+                     (["git", "config", "core.autocrlf", "false"], None),
+                     (["git", "config", "gc.auto", "0"], None),
+                     (["git", "add", "-A", "-f", "."], None),
+                     (["git", "commit", "-q", "-m", "Linux %s (Debian linux-source-6.1)" % version,
+                       "-m", "The base tree of the series, unpacked from Debian's "
+                       "linux-source-6.1 package: not an upstream commit."], date),
+                     (["git", "tag", "-f", "base"], None)):
+        ok = ok and subprocess.run(cmd, cwd=repo, env=env,
+                                   stdout=subprocess.DEVNULL).returncode == 0
+    if not ok:
+        die("cannot make the base repository %s" % repo)
+    with open(os.path.join(repo, ".git", "harness-base"), "w") as f:
+        f.write(stamp + "\n")
+
+
+def commit_stanza(n, st, version, signoff, date_env):
+    """Lay one stanza onto the work tree of build/series-git (the current
+    directory) and commit it."""
+    paths = []
+    for kind, value in st["entries"]:
+        if kind == "file":
+            if os.path.dirname(value):
+                os.makedirs(os.path.dirname(value), exist_ok=True)
+            if os.path.lexists(value):
+                os.remove(value)
+            shutil.copy(os.path.join(REPO, value), value)
+            paths.append(value)
+            continue
+        patch = os.path.join(REPO, "patches", value)
+        with open(patch) as f:
+            res = subprocess.run(["patch", "-p1", "-F0", "-N", "-s", "--no-backup-if-mismatch",
+                                  "-r", "-"], stdin=f, stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT)
+        if res.returncode != 0:
+            sys.stderr.buffer.write(res.stdout.rstrip(b"\n") + b"\n")
+            die("patch %d (%s): patches/%s does not apply without fuzz at this point of the series"
+                % (n, st["name"], value))
+        paths += plus_files(patch)
+    run("git", "add", "-A", "-f", "--", *paths)
+    if subprocess.run(["git", "diff", "--cached", "--quiet"]).returncode == 0:
+        die("patch %d (%s) changes nothing" % (n, st["name"]))
+    with open(os.path.join(REPO, "series", "msg", st["name"] + ".txt"), "rb") as f:
+        body = f.read().replace(b"@VERSION@", version.encode())
+    msgfile = os.path.join(".git", "series-msg")
+    with open(msgfile, "wb") as f:
+        f.write(("\n".join(st["subjects"]) + "\n\n").encode() + body +
+                ("\n" + signoff + "\n").encode())
+    run("git", "commit", "-q", "--cleanup=verbatim", "-F", msgfile, env=date_env)
+
+
+def same_file(a, b):
+    try:
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            return fa.read() == fb.read()
+    except OSError:
+        return False
+
+
+def check_tree(build):
+    """The last commit must be the tree that prepare.sh lays."""
+    run(os.path.join(REPO, "harness", "prepare.sh"), stdout=subprocess.DEVNULL)
+    tree = os.path.join(build, "src", "series")
+    names = set(output("git", "diff", "--name-only", "base", "series").split("\n"))
+    with open(os.path.join(build, "src", "series.manifest")) as f:
+        names.update(l.rstrip("\n") for l in f)
+    names.discard("")
+    ndiff = 0
+    for f in collate(names):
+        t = os.path.join(tree, f)
+        if (os.path.exists(f) or os.path.exists(t)) and not same_file(f, t):
+            print("series: %s differs between the series and build/src/series" % f,
+                  file=sys.stderr)
+            ndiff += 1
+    if ndiff:
+        die("the series does not produce the tree that 'make tree' lays (%d files differ)" % ndiff)
+
+
+def fill_cover_letter(path, cover, version, basesha):
+    with open(cover) as f:
+        text = f.read().replace("@VERSION@", version).replace("@BASE@", basesha)
+    lines = text.split("\n")
+    subject, body = lines[0], "\n".join(lines[2:]).rstrip("\n")
+    with open(path) as f:
+        text = f.read()
+    if "*** SUBJECT HERE ***" not in text or "*** BLURB HERE ***" not in text:
+        die("%s has no *** SUBJECT HERE *** or *** BLURB HERE ***" % path)
+    text = text.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", body)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def relative(path):
+    return path[len(REPO) + 1:] if path.startswith(REPO + "/") else path
+
+
+def main():
+    os.environ["HARNESS_T0"] = os.environ.get("HARNESS_T0") or str(int(time.time()))
+    try:
+        locale.setlocale(locale.LC_COLLATE, "")
+    except locale.Error:
+        pass
+    plan = os.path.join(REPO, "series", "plan")
+    msgs = os.path.join(REPO, "series", "msg")
+    cover = os.path.join(REPO, "series", "cover-letter.txt")
+
+    build, base, version, series_paths = lib_sh()
+    repo = os.path.join(build, "series-git")
+    out = os.path.join(build, "series")
+    if not os.path.isfile(plan):
+        die("series/plan missing")
+
+    name = output("git", "-C", REPO, "config", "user.name", check=False)
+    if name is None:
+        die("git user.name is not set")
+    email = output("git", "-C", REPO, "config", "user.email", check=False)
+    if email is None:
+        die("git user.email is not set")
+    signoff = "Signed-off-by: %s <%s>" % (name, email)
+    os.environ.update(GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
+                      GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email)
+    # Reproducible output: the base commit has a fixed date, the series
+    # the date of the repo's last commit.
+    series_date = output("git", "-C", REPO, "log", "-1", "--format=%aD")
+    date_env = dict(os.environ, GIT_AUTHOR_DATE=series_date, GIT_COMMITTER_DATE=series_date)
+
+    # 1. Read the plan and check that it covers everything.
+    ls = output("git", "ls-files", "-co", "--exclude-standard", "--", *series_paths, cwd=REPO)
+    shipped = collate(f for f in ls.split("\n") if f and os.path.isfile(os.path.join(REPO, f)))
+    listed = uncomment(os.path.join(REPO, "patches", "series"))
+    stanzas = parse_plan(plan)
+    check_plan(stanzas, shipped, listed, msgs, cover)
+
+    # 2. The throwaway repository with the base as its only commit.
+    make_base_repo(repo, base, version)
+    os.chdir(repo)
+    run("git", "checkout", "-q", "-f", "--detach", "base")
+    run("git", "clean", "-q", "-f", "-d", "-x")
+    subprocess.run(["git", "branch", "-q", "-D", "series"], stderr=subprocess.DEVNULL)
+    run("git", "checkout", "-q", "-b", "series")
+
+    # 3. One commit per stanza.
+    for n, st in enumerate(stanzas, 1):
+        commit_stanza(n, st, version, signoff, date_env)
+
+    # 4. The last commit must be the tree that prepare.sh lays.
+    check_tree(build)
+
+    # 5. format-patch with the cover letter.
+    shutil.rmtree(out, ignore_errors=True)
+    run("git", "format-patch", "-q", "--cover-letter", "--base=base", "-o", out, "base..series",
+        env=dict(os.environ, GIT_COMMITTER_DATE=series_date))
+    fill_cover_letter(os.path.join(out, "0000-cover-letter.patch"), cover, version,
+                      output("git", "rev-parse", "base"))
+    log("wrote %d patches and a cover letter to %s (base: Linux %s, %s in %s)"
+        % (len(stanzas), relative(out), version, output("git", "rev-parse", "--short", "base"),
+           relative(repo)))
+    run("git", "log", "--reverse", "--format=  %s", "base..series")
+
+
+if __name__ == "__main__":
+    main()
