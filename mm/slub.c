@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SLUB-style slab allocator engine, written from scratch for this tree.
+ * This file holds the slab states and the allocation and free paths;
+ * mm/slub_lifecycle.c the caches and nodes as they come and go, and
+ * mm/slub_array.c the array front end.
  *
  * The theory of operation follows in six numbered DOC: sections, which
  * Documentation/mm/slub.rst includes, so that there is one copy of it.
@@ -244,16 +247,6 @@
 #error "this SLUB engine does not support PREEMPT_RT yet"
 #endif /* CONFIG_PREEMPT_RT */
 
-/* The cache of struct kmem_cache_node. */
-static struct kmem_cache *node_cache;
-
-/*
- * Nodes for which every cache has a struct kmem_cache_node: those with
- * normal memory at boot and those memory hotplug brought up since.
- * Changed and read under slab_mutex.
- */
-static nodemask_t slub_nodes __read_mostly;
-
 /*
  * Synchronisation strategy of the cpu freelists, chosen at boot by
  * slub_fastpath= (parsed in mm/slub_cache.c, switched on before the first
@@ -273,11 +266,6 @@ DEFINE_STATIC_KEY_FALSE(slub_fastpath_irqoff);	/* cpu freelist, irqs off */
 static inline unsigned long tid_next(unsigned long tid)
 {
 	return tid + TID_STEP;
-}
-
-static inline unsigned long tid_initial(int cpu)
-{
-	return cpu;
 }
 
 /* ---- Free pointers ---- */
@@ -542,8 +530,8 @@ void node_del_partial(struct kmem_cache_node *kn, struct slab *slab)
  * /proc/slabinfo report them), per cache otherwise, so that a cache
  * destroyed with objects in full slabs, which are on no list, is caught.
  */
-static void node_account(struct kmem_cache *cache, int node, long slabs,
-			 long objects)
+void node_account(struct kmem_cache *cache, int node, long slabs,
+		  long objects)
 {
 #ifdef CONFIG_SLUB_DEBUG
 	struct kmem_cache_node *kn = get_node(cache, node);
@@ -559,7 +547,7 @@ static void node_account(struct kmem_cache *cache, int node, long slabs,
 }
 
 /* Slabs of @cache on all nodes, on lists or not. */
-static unsigned long cache_slabs(struct kmem_cache *cache)
+unsigned long cache_slabs(struct kmem_cache *cache)
 {
 #ifdef CONFIG_SLUB_DEBUG
 	struct kmem_cache_node *kn;
@@ -592,7 +580,7 @@ unsigned long slub_node_objects(struct kmem_cache_node *kn)
 #endif /* CONFIG_SLUB_DEBUG */
 }
 
-static void node_init(struct kmem_cache_node *kn)
+void node_init(struct kmem_cache_node *kn)
 {
 	spin_lock_init(&kn->list_lock);
 	kn->nr_partial = 0;
@@ -834,7 +822,7 @@ static void *slab_freeze(struct kmem_cache *cache, struct slab *slab, bool take)
  * (full), to its node list (partial) or back to the page allocator
  * (empty and the node has enough partial slabs).
  */
-static void slab_unfreeze(struct kmem_cache *cache, struct slab *slab, void *head)
+void slab_unfreeze(struct kmem_cache *cache, struct slab *slab, void *head)
 {
 	struct kmem_cache_node *kn = get_node(cache, slab_nid(slab));
 	unsigned int nr = 0, max = slab_objects(slab);
@@ -886,7 +874,7 @@ static void slab_unfreeze(struct kmem_cache *cache, struct slab *slab, void *hea
 }
 
 #ifdef CONFIG_SLUB_CPU_PARTIAL
-static void cpu_partial_unfreeze_all(struct kmem_cache *cache, struct slab *list)
+void cpu_partial_unfreeze_all(struct kmem_cache *cache, struct slab *list)
 {
 	struct slab *slab;
 
@@ -948,11 +936,6 @@ static void cpu_partial_push_locked(struct kmem_cache_cpu *pcpu,
 	pcpu->partial = slab;
 }
 #else
-static inline void cpu_partial_unfreeze_all(struct kmem_cache *cache,
-					    struct slab *list)
-{
-}
-
 static inline void cpu_partial_park(struct kmem_cache *cache, struct slab *slab)
 {
 }
@@ -978,8 +961,8 @@ static inline void cpu_partial_push_locked(struct kmem_cache_cpu *pcpu,
  * Detach the whole per-cpu state of @pcpu.  The caller owns the returned
  * slabs: either it holds pcpu->lock on that cpu, or the cpu is dead.
  */
-static struct slab *cpu_detach(struct kmem_cache_cpu *pcpu, void **head,
-			       struct slab **partial)
+struct slab *cpu_detach(struct kmem_cache_cpu *pcpu, void **head,
+			struct slab **partial)
 {
 	struct slab *slab = pcpu->slab;
 
@@ -1998,578 +1981,6 @@ int kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t flags, size_t size,
 	return 0;
 }
 EXPORT_SYMBOL(kmem_cache_alloc_bulk);
-
-/* ---- Flushing per-cpu state, cpu and memory hotplug ---- */
-
-static void cpu_state_release(struct kmem_cache *cache, struct slab *slab,
-			      void *head, struct slab *partial)
-{
-	if (slab) {
-		slab_unfreeze(cache, slab, head);
-		stat(cache, CPUSLAB_FLUSH);
-	}
-	cpu_partial_unfreeze_all(cache, partial);
-}
-
-/* Give back this cpu's arrays, cpu slab and cpu partial slabs. */
-static void cpu_flush_local(struct kmem_cache *cache)
-{
-	struct slab *slab, *partial;
-	unsigned long flags;
-	void *head;
-
-	array_drain_local(cache);
-	local_lock_irqsave(&cache->cpu_slab->lock, flags);
-	slab = cpu_detach(this_cpu_ptr(cache->cpu_slab), &head, &partial);
-	local_unlock_irqrestore(&cache->cpu_slab->lock, flags);
-	cpu_state_release(cache, slab, head, partial);
-}
-
-static bool cpu_has_state(int cpu, void *info)
-{
-	struct kmem_cache *cache = info;
-	struct kmem_cache_cpu *pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
-
-	return READ_ONCE(pcpu->slab) || cpu_partial_peek(pcpu) ||
-	       array_cpu_has_objects(cache, cpu);
-}
-
-/* Before workqueues exist: by IPI (no cache has arrays yet). */
-static void cpu_flush_ipi(void *info)
-{
-	cpu_flush_local(info);
-}
-
-/*
- * The flush runs on each cpu as a work item: in task context, so that
- * unfreezing, page freeing and the memcg kfree() stay out of hardirq
- * context, and no array can be held halfway through a fastpath there.
- * One flush at a time (slub_flush_mutex) uses the per-cpu items.
- */
-struct slub_flush_work {
-	struct work_struct work;
-	struct kmem_cache *cache;
-	bool queued;
-};
-
-static DEFINE_PER_CPU(struct slub_flush_work, slub_flush_works);
-static DEFINE_MUTEX(slub_flush_mutex);
-static struct workqueue_struct *slub_flush_wq;
-
-static void cpu_flush_work(struct work_struct *work)
-{
-	struct slub_flush_work *fw = container_of(work, struct slub_flush_work,
-						  work);
-
-	cpu_flush_local(fw->cache);
-}
-
-/**
- * slub_flush_cpus_locked - give back the per-cpu state of some cpus
- * @cache: the cache
- * @cpus: the cpus, NULL for all
- *
- * Queues the flush on each of @cpus that holds something and waits for
- * it.  The caller holds cpus_read_lock(), so that no cpu is skipped for
- * being half gone (offline, its CPUHP_SLUB_DEAD callback not run yet).
- */
-void slub_flush_cpus_locked(struct kmem_cache *cache, const struct cpumask *cpus)
-{
-	struct slub_flush_work *fw;
-	unsigned int cpu;
-
-	lockdep_assert_cpus_held();
-	if (!slub_flush_wq) {
-		on_each_cpu_cond(cpu_has_state, cpu_flush_ipi, cache, 1);
-		return;
-	}
-	mutex_lock(&slub_flush_mutex);
-	for_each_online_cpu(cpu) {
-		fw = &per_cpu(slub_flush_works, cpu);
-		fw->queued = (!cpus || cpumask_test_cpu(cpu, cpus)) &&
-			     cpu_has_state(cpu, cache);
-		if (!fw->queued)
-			continue;
-		INIT_WORK(&fw->work, cpu_flush_work);
-		fw->cache = cache;
-		queue_work_on(cpu, slub_flush_wq, &fw->work);
-	}
-	for_each_online_cpu(cpu) {
-		fw = &per_cpu(slub_flush_works, cpu);
-		if (fw->queued)
-			flush_work(&fw->work);
-	}
-	mutex_unlock(&slub_flush_mutex);
-}
-
-static void flush_all_cpus_locked(struct kmem_cache *cache)
-{
-	slub_flush_cpus_locked(cache, NULL);
-}
-
-/**
- * slub_flush_all - return all per-cpu objects and slabs of a cache
- * @cache: the cache
- *
- * The cpu arrays and slabs go back to the slabs and node lists; the
- * depots keep theirs.
- */
-void slub_flush_all(struct kmem_cache *cache)
-{
-	cpus_read_lock();
-	flush_all_cpus_locked(cache);
-	cpus_read_unlock();
-}
-
-/* CPUHP_SLUB_DEAD: the cpu is gone, its state can be taken directly. */
-static int slub_cpu_dead(unsigned int dead_cpu)
-{
-	struct slab *slab, *partial;
-	struct kmem_cache *cache;
-	void *head;
-
-	mutex_lock(&slab_mutex);
-	list_for_each_entry(cache, &slab_caches, list) {
-		array_drain_dead(cache, dead_cpu);
-		slab = cpu_detach(per_cpu_ptr(cache->cpu_slab, dead_cpu), &head,
-				  &partial);
-		cpu_state_release(cache, slab, head, partial);
-	}
-	mutex_unlock(&slab_mutex);
-	return 0;
-}
-
-static struct kmem_cache_node *node_struct_alloc(int node, gfp_t gfp)
-{
-	struct kmem_cache_node *kn;
-
-	kn = kmem_cache_alloc_node(node_cache, gfp, node);
-	if (kn)
-		node_init(kn);
-	return kn;
-}
-
-#ifdef CONFIG_MEMORY_HOTPLUG
-static void cache_shrink_cpus_locked(struct kmem_cache *cache);
-
-/*
- * A node gaining normal memory gets a node structure in every cache
- * before its memory can hold slabs, and joins slub_nodes in the same
- * slab_mutex section, so that a cache created before the node is in
- * N_NORMAL_MEMORY still gets one.  Structures of nodes losing their
- * memory are kept: they are empty and cheap.
- */
-static int slab_memory_online(int node)
-{
-	struct kmem_cache_node *kn;
-	struct kmem_cache *cache;
-
-	mutex_lock(&slab_mutex);
-	list_for_each_entry(cache, &slab_caches, list) {
-		if (get_node(cache, node))
-			continue;
-		kn = node_struct_alloc(NUMA_NO_NODE, GFP_KERNEL);
-		if (!kn) {
-			mutex_unlock(&slab_mutex);
-			return -ENOMEM;
-		}
-		cache->node[node] = kn;
-	}
-	node_set(node, slub_nodes);
-	mutex_unlock(&slab_mutex);
-	return 0;
-}
-
-/*
- * Memory going offline: give back the empty slabs every cache keeps
- * (min_partial), which would otherwise pin pages in the range.  The
- * hotplug code holds cpus_read_lock().
- */
-static void slab_memory_offline(void)
-{
-	struct kmem_cache *cache;
-
-	mutex_lock(&slab_mutex);
-	list_for_each_entry(cache, &slab_caches, list)
-		cache_shrink_cpus_locked(cache);
-	mutex_unlock(&slab_mutex);
-}
-
-static int slab_memory_callback(struct notifier_block *nb,
-				unsigned long event, void *data)
-{
-	int node = ((struct memory_notify *)data)->status_change_nid_normal;
-	int ret = 0;
-
-	if (event == MEM_GOING_ONLINE && node >= 0)
-		ret = slab_memory_online(node);
-	else if (event == MEM_GOING_OFFLINE)
-		slab_memory_offline();
-	return notifier_from_errno(ret);
-}
-
-static void __init slab_memory_notifier_init(void)
-{
-	hotplug_memory_notifier(slab_memory_callback, SLAB_CALLBACK_PRI);
-}
-#else
-static inline void slab_memory_notifier_init(void)
-{
-}
-#endif /* CONFIG_MEMORY_HOTPLUG */
-
-/*
- * The first object of @nc, the cache of node structures, carved from a
- * slab by hand: the structure of @node for @nc itself.  Only at boot and
- * from the KUnit suite.
- */
-static void node_struct_bootstrap(struct kmem_cache *nc, int node)
-{
-	struct kmem_cache_node *kn;
-	struct slab_pair p;
-	unsigned long flags;
-	struct slab *slab;
-
-	slab = slab_new(nc, GFP_NOWAIT, node);
-	if (!slab)
-		panic("SLUB: no memory for node_cache on node %d\n", node);
-	if (slab_nid(slab) != node)
-		pr_warn("SLUB: node_cache for node %d placed on node %d\n",
-			node, slab_nid(slab));
-
-	slab_pair_read(slab, &p);
-	kn = p.freelist;
-	p.freelist = obj_next(nc, kn);
-	p.cnt.inuse = 1;
-	slab_pair_set(slab, &p);
-
-	kn = kasan_slab_alloc(nc, kn, GFP_KERNEL, false);
-	if (slub_debug_cache(nc))
-		slub_debug_mark_allocated(nc, kn, _RET_IP_);
-	node_init(kn);
-	nc->node[node] = kn;
-	/*
-	 * slab_new() found no node structure to count the slab in: count
-	 * it now.  Without SLUB_DEBUG it was counted in the cache already.
-	 */
-	if (IS_ENABLED(CONFIG_SLUB_DEBUG))
-		node_account(nc, node, 1, slab_objects(slab));
-	spin_lock_irqsave(&kn->list_lock, flags);
-	node_add_partial(kn, slab, false);
-	spin_unlock_irqrestore(&kn->list_lock, flags);
-}
-
-static void cache_free_nodes(struct kmem_cache *cache)
-{
-	struct kmem_cache_node *kn;
-	int node;
-
-	for_each_kmem_cache_node(cache, node, kn) {
-		cache->node[node] = NULL;
-		kmem_cache_free(node_cache, kn);
-	}
-}
-
-static bool cache_alloc_nodes(struct kmem_cache *cache, bool boot)
-{
-	struct kmem_cache_node *kn;
-	int node;
-
-	for_each_node_mask(node, slub_nodes) {
-		if (boot) {
-			node_struct_bootstrap(cache, node);
-			continue;
-		}
-		kn = node_struct_alloc(node, GFP_KERNEL);
-		if (!kn)
-			return false;
-		cache->node[node] = kn;
-	}
-	return true;
-}
-
-static bool cache_alloc_cpus(struct kmem_cache *cache)
-{
-	struct kmem_cache_cpu *pcpu;
-	int cpu;
-
-	cache->cpu_slab = __alloc_percpu(sizeof(struct kmem_cache_cpu),
-					 2 * sizeof(void *));
-	if (!cache->cpu_slab)
-		return false;
-	for_each_possible_cpu(cpu) {
-		pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
-		local_lock_init(&pcpu->lock);
-		pcpu->tid = tid_initial(cpu);
-	}
-	return true;
-}
-
-/*
- * Per-cpu state first: the slabs made for node_cache's own node
- * structures (@boot) already count statistics (ORDER_FALLBACK).
- */
-static bool cache_alloc_state(struct kmem_cache *cache, bool boot)
-{
-	return cache_alloc_cpus(cache) && cache_alloc_nodes(cache, boot);
-}
-
-/* ---- Cache lifecycle: the contract of mm/slab.h ---- */
-
-int __kmem_cache_create(struct kmem_cache *cache, slab_flags_t flags)
-{
-	int err;
-
-	cache->flags = kmem_cache_flags(cache->size, flags, cache->name);
-#ifdef CONFIG_SLAB_FREELIST_HARDENED
-	cache->random = get_random_long();
-#endif /* CONFIG_SLAB_FREELIST_HARDENED */
-	if (!slub_cache_layout(cache))
-		return -EINVAL;
-
-	cache->pair_atomic = slub_pair_cmpxchg_enabled() &&
-			     !(cache->flags & SLAB_DEBUG_FLAGS);
-	slub_cache_set_partial_limits(cache);
-#ifdef CONFIG_NUMA
-	cache->remote_node_defrag_ratio = 1000;
-#endif /* CONFIG_NUMA */
-
-	err = -ENOMEM;
-	if (slab_state >= UP &&
-	    cache_random_seq_create(cache, oo_objects(cache->oo), GFP_KERNEL))
-		goto fail;
-	if (!cache_alloc_state(cache, slab_state == DOWN))
-		goto fail;
-	array_cache_create(cache);
-	if (slab_state < FULL)
-		return 0;
-	err = sysfs_slab_add(cache);
-	if (err)
-		goto fail;
-	slub_debugfs_add(cache);
-	return 0;
-fail:
-	__kmem_cache_release(cache);
-	return err;
-}
-
-struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
-				      unsigned int align, slab_flags_t flags,
-				      void (*ctor)(void *))
-{
-	struct kmem_cache *cache = find_mergeable(size, align, flags, name, ctor);
-
-	if (!cache)
-		return NULL;
-	cache->refcount++;
-	/* The merged cache now also serves objects of @size bytes. */
-	cache->object_size = max(cache->object_size, size);
-	cache->inuse = max(cache->inuse, ALIGN(size, sizeof(void *)));
-	if (sysfs_slab_alias(cache, name)) {
-		cache->refcount--;
-		return NULL;
-	}
-	return cache;
-}
-
-void __kmem_cache_release(struct kmem_cache *cache)
-{
-	cache_random_seq_destroy(cache);
-	array_cache_release(cache);
-	free_percpu(cache->cpu_slab);
-	cache->cpu_slab = NULL;
-	cache_free_nodes(cache);
-}
-
-/*
- * Move the empty slabs of a node list to @out and put the fuller half of
- * the others first, so that allocations fill them and the emptier ones
- * get a chance to drain.  Returns the objects in use on the list.
- */
-static unsigned long node_collect_empty(struct kmem_cache_node *kn,
-					struct list_head *out)
-{
-	unsigned long inuse = 0, flags;
-	struct slab *slab, *tmp;
-	struct slab_pair p;
-	LIST_HEAD(fuller);
-
-	spin_lock_irqsave(&kn->list_lock, flags);
-	list_for_each_entry_safe(slab, tmp, &kn->partial, slab_list) {
-		slab_pair_read(slab, &p);
-		inuse += p.cnt.inuse;
-		if (!p.cnt.inuse) {
-			node_del_partial(kn, slab);
-			list_add(&slab->slab_list, out);
-		} else if (p.cnt.inuse * 2 >= p.cnt.objects) {
-			list_move_tail(&slab->slab_list, &fuller);
-		}
-	}
-	list_splice(&fuller, &kn->partial);
-	spin_unlock_irqrestore(&kn->list_lock, flags);
-	return inuse;
-}
-
-static void discard_list(struct kmem_cache *cache, struct list_head *list)
-{
-	struct slab *slab, *tmp;
-
-	list_for_each_entry_safe(slab, tmp, list, slab_list)
-		slab_discard(cache, slab);
-}
-
-int __kmem_cache_shutdown(struct kmem_cache *cache)
-{
-	unsigned long live = 0, slabs, free;
-	struct kmem_cache_node *kn;
-	LIST_HEAD(empty);
-	int node;
-
-	/* kmem_cache_destroy() holds cpus_read_lock(). */
-	flush_all_cpus_locked(cache);
-	array_depot_drain(cache);
-	for_each_kmem_cache_node(cache, node, kn) {
-		node_collect_empty(kn, &empty);
-		discard_list(cache, &empty);
-		INIT_LIST_HEAD(&empty);
-		slub_count_partial(kn, &free, NULL);
-		live += slub_node_objects(kn) - free;
-	}
-	slabs = cache_slabs(cache);
-	if (!slabs)
-		return 0;
-	slub_debug_report_leaks(cache);
-	if (IS_ENABLED(CONFIG_SLUB_DEBUG))
-		pr_err("SLUB %s: not destroyed: %lu objects in %lu slabs are still allocated\n",
-		       cache->name, live, slabs);
-	else
-		pr_err("SLUB %s: not destroyed: %lu slabs still hold allocated objects\n",
-		       cache->name, slabs);
-	return -EBUSY;
-}
-
-static void cache_shrink_cpus_locked(struct kmem_cache *cache)
-{
-	struct kmem_cache_node *kn;
-	LIST_HEAD(empty);
-	int node;
-
-	flush_all_cpus_locked(cache);
-	array_depot_drain(cache);
-	for_each_kmem_cache_node(cache, node, kn) {
-		node_collect_empty(kn, &empty);
-		discard_list(cache, &empty);
-		INIT_LIST_HEAD(&empty);
-	}
-}
-
-int __kmem_cache_shrink(struct kmem_cache *cache)
-{
-	cpus_read_lock();
-	cache_shrink_cpus_locked(cache);
-	cpus_read_unlock();
-	return cache_slabs(cache) ? 1 : 0;
-}
-
-bool __kmem_cache_empty(struct kmem_cache *cache)
-{
-	return !cache_slabs(cache);
-}
-
-/* ---- Bootstrap ---- */
-
-/*
- * Replace a statically allocated boot cache by a slab-allocated copy and
- * repoint its slabs.  Only the boot cpu runs and the cpu slab is flushed,
- * so every slab of the cache is on a node partial list.
- */
-static struct kmem_cache * __init cache_bootstrap(struct kmem_cache *boot)
-{
-	struct kmem_cache *cache = kmem_cache_zalloc(kmem_cache, GFP_NOWAIT);
-	struct kmem_cache_node *kn;
-	struct slab *slab;
-	int node;
-
-	memcpy(cache, boot, kmem_cache->object_size);
-	cpu_flush_local(cache);
-	for_each_kmem_cache_node(cache, node, kn) {
-		list_for_each_entry(slab, &kn->partial, slab_list)
-			slab->slab_cache = cache;
-#ifdef CONFIG_SLUB_DEBUG
-		list_for_each_entry(slab, &kn->full, slab_list)
-			slab->slab_cache = cache;
-#endif /* CONFIG_SLUB_DEBUG */
-	}
-	list_add(&cache->list, &slab_caches);
-	return cache;
-}
-
-static void __init freelist_random_init(void)
-{
-	struct kmem_cache *cache;
-
-	mutex_lock(&slab_mutex);
-	list_for_each_entry(cache, &slab_caches, list)
-		if (cache_random_seq_create(cache, oo_objects(cache->oo), GFP_KERNEL))
-			pr_err("SLUB %s: no random freelist sequence\n",
-			       cache->name);
-	mutex_unlock(&slab_mutex);
-}
-
-void __init kmem_cache_init(void)
-{
-	static struct kmem_cache boot_cache, boot_node_cache;
-	const union slab_counters zero_bit = { .zero = 1 };
-	unsigned int cache_struct_size;
-
-	/* The zero bit of the counters is the top bit of page_type. */
-	BUILD_BUG_ON(zero_bit.low != 1U << 31);
-
-	if (debug_guardpage_minorder())
-		slub_max_order = 0;
-	slub_nodes = node_states[N_NORMAL_MEMORY];
-	/* Before the first allocation: the fastpaths never mix strategies. */
-	if (slub_want_irqoff)
-		static_branch_enable(&slub_fastpath_irqoff);
-
-	/* 1: the cache of node structures, its first object hand-made. */
-	node_cache = &boot_node_cache;
-	kmem_cache = &boot_cache;
-	create_boot_cache(node_cache, "kmem_cache_node", sizeof(*node_cache->node[0]),
-			  SLAB_HWCACHE_ALIGN, 0, 0);
-	slab_memory_notifier_init();
-	slab_state = PARTIAL;
-
-	/* 2: the cache of caches, sized for the nodes that exist. */
-	cache_struct_size = offsetof(struct kmem_cache, node[nr_node_ids]);
-	create_boot_cache(kmem_cache, "kmem_cache", cache_struct_size,
-			  SLAB_HWCACHE_ALIGN, 0, 0);
-
-	/* 3: move both off their static storage, then kmalloc. */
-	kmem_cache = cache_bootstrap(&boot_cache);
-	node_cache = cache_bootstrap(&boot_node_cache);
-	setup_kmalloc_cache_index_table();
-	create_kmalloc_caches(0);
-	freelist_random_init();
-
-	cpuhp_setup_state_nocalls(CPUHP_SLUB_DEAD, "slub:dead", NULL, slub_cpu_dead);
-	pr_info("SLUB engine (from scratch): %s cpu freelists, slab pair %s, front end %s, struct page %zu bytes (%s), order %u-%u, min_objects %u, cpus %u, nodes %u\n",
-		slub_want_irqoff ? "irq-off" : "lockless",
-		slub_pair_cmpxchg_enabled() ? "cmpxchg16b" : "bit-locked",
-		slub_frontend_banner(),
-		sizeof(struct page),
-		IS_ENABLED(CONFIG_STRUCT_PAGE_INTERNAL_ALIGN) ?
-		"internal alignment" : "aligned",
-		slub_min_order, slub_max_order, slub_min_objects,
-		nr_cpu_ids, nr_node_ids);
-}
-
-void __init kmem_cache_init_late(void)
-{
-	slub_flush_wq = alloc_workqueue("slub_flush", WQ_MEM_RECLAIM, 0);
-	WARN_ON_ONCE(!slub_flush_wq);
-	array_init_late();
-}
 
 #ifdef CONFIG_SLUB_ENGINE_KUNIT_TEST
 /* The KUnit suite reaches the static internals from inside this file. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Definitions shared by the files of the SLUB-style engine: mm/slub.c
- * (allocator core), mm/slub_sysfs.c (/sys/kernel/slab) and the debug
- * code.  Not for use outside mm/slub*.
+ * (allocator core), mm/slub_lifecycle.c (caches and nodes coming and
+ * going), mm/slub_sysfs.c (/sys/kernel/slab) and the debug code.  Not
+ * for use outside mm/slub*.
  */
 #ifndef MM_SLUB_INTERNAL_H
 #define MM_SLUB_INTERNAL_H
@@ -289,6 +290,34 @@ void slab_discard(struct kmem_cache *cache, struct slab *slab);
 void slab_pair_set(struct slab *slab, const struct slab_pair *p);
 void node_add_partial(struct kmem_cache_node *kn, struct slab *slab, bool tail);
 void node_del_partial(struct kmem_cache_node *kn, struct slab *slab);
+
+/* Engine services for the cache lifecycle, mm/slub.c. */
+void node_init(struct kmem_cache_node *kn);
+void node_account(struct kmem_cache *cache, int node, long slabs,
+		  long objects);
+unsigned long cache_slabs(struct kmem_cache *cache);
+void slab_unfreeze(struct kmem_cache *cache, struct slab *slab, void *head);
+struct slab *cpu_detach(struct kmem_cache_cpu *pcpu, void **head,
+			struct slab **partial);
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+void cpu_partial_unfreeze_all(struct kmem_cache *cache, struct slab *list);
+#else
+static inline void cpu_partial_unfreeze_all(struct kmem_cache *cache,
+					    struct slab *list)
+{
+}
+#endif /* CONFIG_SLUB_CPU_PARTIAL */
+
+/* A cpu's first transaction id: the low bits are its number (THEORY 5). */
+static inline unsigned long tid_initial(int cpu)
+{
+	return cpu;
+}
+
+/* Caches and nodes as they come and go, mm/slub_lifecycle.c. */
+extern struct kmem_cache *node_cache;
+extern nodemask_t slub_nodes;
+bool cache_alloc_state(struct kmem_cache *cache, bool boot);
 
 /* Synchronisation strategy, chosen at boot: mm/slub_cache.c */
 DECLARE_STATIC_KEY_FALSE(slub_fastpath_irqoff);	/* defined in mm/slub.c */
