@@ -247,13 +247,6 @@
 #error "this SLUB engine does not support PREEMPT_RT yet"
 #endif /* CONFIG_PREEMPT_RT */
 
-/*
- * Synchronisation strategy of the cpu freelists, chosen at boot by
- * slub_fastpath= (parsed in mm/slub_cache.c, switched on before the first
- * allocation).  The default costs a patched-out jump on the fastpaths.
- */
-DEFINE_STATIC_KEY_FALSE(slub_fastpath_irqoff);	/* cpu freelist, irqs off */
-
 /* ---- Transaction ids ---- */
 
 #ifdef CONFIG_PREEMPTION

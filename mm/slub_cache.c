@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cache geometry and introspection for the SLUB-style engine: the
- * boot-time choice of synchronisation strategy, how big a cache's slots
- * and slabs are (the slub_min_order, slub_max_order and
+ * Cache geometry and introspection for the SLUB-style engine: how big
+ * a cache's slots and slabs are (the slub_min_order, slub_max_order and
  * slub_min_objects boot parameters, with upstream semantics), and the
  * read-only views of a cache that slab_common.c, usercopy and printk
  * ask for.  Nothing here runs on the fast paths.
@@ -55,72 +54,6 @@ static int __init param_min_objects(char *arg)
 	return 1;
 }
 __setup("slub_min_objects=", param_min_objects);
-
-/* ---- The synchronisation strategy: slub_fastpath=, slub_pair= ---- */
-
-bool slub_want_irqoff __initdata;	/* slub_fastpath=irqoff */
-static bool slub_pair_bitlock __ro_after_init;	/* no slab cmpxchg16b */
-
-static int __init param_fastpath(char *arg)
-{
-	if (!strcmp(arg, "lockless"))
-		slub_want_irqoff = false;
-	else if (!strcmp(arg, "irqoff"))
-		slub_want_irqoff = true;
-	else
-		pr_warn("slub_fastpath=%s: unknown value ignored; use slub_fastpath=lockless (default) or slub_fastpath=irqoff\n",
-			arg);
-	return 1;
-}
-__setup("slub_fastpath=", param_fastpath);
-
-static int __init param_pair(char *arg)
-{
-	if (!strcmp(arg, "cmpxchg"))
-		slub_pair_bitlock = false;
-	else if (!strcmp(arg, "bitlock"))
-		slub_pair_bitlock = true;
-	else
-		pr_warn("slub_pair=%s: unknown value ignored; use slub_pair=cmpxchg (default) or slub_pair=bitlock\n",
-			arg);
-	return 1;
-}
-__setup("slub_pair=", param_pair);
-
-/**
- * slub_pair_cmpxchg_enabled - do slab pairs commit with cmpxchg16b?
- *
- * Return: true if the kernel, the CPU and slub_pair= allow it.  Debug
- * caches use neither: their slabs change under the node's list_lock.
- */
-bool slub_pair_cmpxchg_enabled(void)
-{
-#if SLAB_PAIR_CAN_CMPXCHG
-	return system_has_cmpxchg_double() && !slub_pair_bitlock;
-#else
-	return false;
-#endif /* SLAB_PAIR_CAN_CMPXCHG */
-}
-
-/**
- * slub_sync_show - the synchronisation strategy of a cache, for sysfs
- * @cache: the cache
- * @buf: a page to write to
- *
- * Return: the length of "fastpath=<lockless|irqoff> pair=<cmpxchg|bitlock>
- * frontend=<freelist|array>", or of "fastpath=none pair=list_lock
- * frontend=freelist" for a debug cache.
- */
-ssize_t slub_sync_show(struct kmem_cache *cache, char *buf)
-{
-	if (slub_debug_cache(cache))
-		return sysfs_emit(buf, "fastpath=none pair=list_lock frontend=freelist\n");
-	return sysfs_emit(buf, "fastpath=%s pair=%s frontend=%s\n",
-			  static_branch_unlikely(&slub_fastpath_irqoff) ?
-			  "irqoff" : "lockless",
-			  cache->pair_atomic ? "cmpxchg" : "bitlock",
-			  slub_frontend_show(cache));
-}
 
 /*
  * Lowest order >= slub_min_order holding @min_objects objects of @size

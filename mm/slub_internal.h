@@ -2,8 +2,9 @@
 /*
  * Definitions shared by the files of the SLUB-style engine: mm/slub.c
  * (allocator core), mm/slub_lifecycle.c (caches and nodes coming and
- * going), mm/slub_sysfs.c (/sys/kernel/slab) and the debug code.  Not
- * for use outside mm/slub*.
+ * going), mm/slub_sync.c (slub_fastpath=, slub_pair=), mm/slub_array.c
+ * (the array front end), mm/slub_sysfs.c (/sys/kernel/slab) and the
+ * debug code.  Not for use outside mm/slub*.
  */
 #ifndef MM_SLUB_INTERNAL_H
 #define MM_SLUB_INTERNAL_H
@@ -319,9 +320,12 @@ extern struct kmem_cache *node_cache;
 extern nodemask_t slub_nodes;
 bool cache_alloc_state(struct kmem_cache *cache, bool boot);
 
-/* Synchronisation strategy, chosen at boot: mm/slub_cache.c */
-DECLARE_STATIC_KEY_FALSE(slub_fastpath_irqoff);	/* defined in mm/slub.c */
-extern bool slub_want_irqoff;
+/* Synchronisation strategy, chosen at boot: mm/slub_sync.c */
+DECLARE_STATIC_KEY_FALSE(slub_fastpath_irqoff);
+void __init slub_sync_init(void);
+bool slub_pair_cmpxchg_enabled(void);
+const char *slub_sync_banner(void);
+ssize_t slub_sync_show(struct kmem_cache *cache, char *buf);
 
 /* Cache geometry, mm/slub_cache.c */
 extern unsigned int slub_min_order, slub_max_order, slub_min_objects;
@@ -340,7 +344,6 @@ unsigned long slub_count_partial(struct kmem_cache_node *kn,
 unsigned long slub_node_slabs(struct kmem_cache_node *kn);
 unsigned long slub_node_objects(struct kmem_cache_node *kn);
 int slab_validate(struct kmem_cache *cache, struct slab *slab);
-ssize_t slub_sync_show(struct kmem_cache *cache, char *buf);
 
 /* Engine services for the array front end, mm/slub_array.c. */
 size_t slub_objects_take(struct kmem_cache *cache, gfp_t gfp, size_t n,
@@ -361,7 +364,6 @@ bool array_cpu_has_objects(struct kmem_cache *cache, unsigned int cpu);
 void __init array_init_late(void);
 const char * __init slub_frontend_banner(void);
 const char *slub_frontend_show(struct kmem_cache *cache);
-bool slub_pair_cmpxchg_enabled(void);
 
 #ifdef CONFIG_SYSFS
 int sysfs_slab_add(struct kmem_cache *cache);

@@ -577,9 +577,7 @@ void __init kmem_cache_init(void)
 	if (debug_guardpage_minorder())
 		slub_max_order = 0;
 	slub_nodes = node_states[N_NORMAL_MEMORY];
-	/* Before the first allocation: the fastpaths never mix strategies. */
-	if (slub_want_irqoff)
-		static_branch_enable(&slub_fastpath_irqoff);
+	slub_sync_init();
 
 	/* 1: the cache of node structures, its first object hand-made. */
 	node_cache = &boot_node_cache;
@@ -602,10 +600,8 @@ void __init kmem_cache_init(void)
 	freelist_random_init();
 
 	cpuhp_setup_state_nocalls(CPUHP_SLUB_DEAD, "slub:dead", NULL, slub_cpu_dead);
-	pr_info("SLUB engine (from scratch): %s cpu freelists, slab pair %s, front end %s, struct page %zu bytes (%s), order %u-%u, min_objects %u, cpus %u, nodes %u\n",
-		slub_want_irqoff ? "irq-off" : "lockless",
-		slub_pair_cmpxchg_enabled() ? "cmpxchg16b" : "bit-locked",
-		slub_frontend_banner(),
+	pr_info("SLUB engine (from scratch): %s, front end %s, struct page %zu bytes (%s), order %u-%u, min_objects %u, cpus %u, nodes %u\n",
+		slub_sync_banner(), slub_frontend_banner(),
 		sizeof(struct page),
 		IS_ENABLED(CONFIG_STRUCT_PAGE_INTERNAL_ALIGN) ?
 		"internal alignment" : "aligned",

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The synchronisation strategy of the SLUB-style engine, chosen at boot:
+ * how the cpu freelists commit (slub_fastpath=) and how the slab pairs do
+ * (slub_pair=).  Each option's parsing, its switch and its part of the
+ * sysfs "sync" line and of the boot banner live here; THEORY 2 and 5 in
+ * mm/slub.c say what each strategy locks and where it commits.  The array
+ * front end's option, slub_frontend=, is mm/slub_array.c's.
+ */
+#include <linux/init.h>
+#include <linux/mm.h>
+#include <linux/jump_label.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "slab.h"
+#include "slub_internal.h"
+
+/*
+ * slub_fastpath=irqoff: the cpu freelists change under the cpu's local
+ * lock with interrupts off instead of committing with cmpxchg16b.  The
+ * default costs a patched-out jump on the fastpaths.
+ */
+DEFINE_STATIC_KEY_FALSE(slub_fastpath_irqoff);
+
+static bool want_irqoff __initdata;
+static bool pair_bitlock __ro_after_init;	/* slub_pair=bitlock */
+
+static int __init param_fastpath(char *arg)
+{
+	if (!strcmp(arg, "lockless"))
+		want_irqoff = false;
+	else if (!strcmp(arg, "irqoff"))
+		want_irqoff = true;
+	else
+		pr_warn("slub_fastpath=%s: unknown value ignored; use slub_fastpath=lockless (default) or slub_fastpath=irqoff\n",
+			arg);
+	return 1;
+}
+__setup("slub_fastpath=", param_fastpath);
+
+static int __init param_pair(char *arg)
+{
+	if (!strcmp(arg, "cmpxchg"))
+		pair_bitlock = false;
+	else if (!strcmp(arg, "bitlock"))
+		pair_bitlock = true;
+	else
+		pr_warn("slub_pair=%s: unknown value ignored; use slub_pair=cmpxchg (default) or slub_pair=bitlock\n",
+			arg);
+	return 1;
+}
+__setup("slub_pair=", param_pair);
+
+/**
+ * slub_sync_init - switch to the fastpath strategy chosen at boot
+ *
+ * Called before the first allocation, so that the fastpaths never see
+ * the two strategies mixed on one cpu freelist.
+ */
+void __init slub_sync_init(void)
+{
+	if (want_irqoff)
+		static_branch_enable(&slub_fastpath_irqoff);
+}
+
+/**
+ * slub_pair_cmpxchg_enabled - do slab pairs commit with cmpxchg16b?
+ *
+ * Return: true if the kernel, the CPU and slub_pair= allow it.  Debug
+ * caches use neither: their slabs change under the node's list_lock.
+ */
+bool slub_pair_cmpxchg_enabled(void)
+{
+#if SLAB_PAIR_CAN_CMPXCHG
+	return system_has_cmpxchg_double() && !pair_bitlock;
+#else
+	return false;
+#endif /* SLAB_PAIR_CAN_CMPXCHG */
+}
+
+/**
+ * slub_sync_banner - the strategy in force, for the boot banner
+ *
+ * Return: "<lockless|irq-off> cpu freelists, slab pair
+ * <cmpxchg16b|bit-locked>".
+ */
+const char *slub_sync_banner(void)
+{
+	bool irqoff = static_branch_unlikely(&slub_fastpath_irqoff);
+
+	if (slub_pair_cmpxchg_enabled())
+		return irqoff ? "irq-off cpu freelists, slab pair cmpxchg16b" :
+				"lockless cpu freelists, slab pair cmpxchg16b";
+	return irqoff ? "irq-off cpu freelists, slab pair bit-locked" :
+			"lockless cpu freelists, slab pair bit-locked";
+}
+
+/**
+ * slub_sync_show - the synchronisation strategy of a cache, for sysfs
+ * @cache: the cache
+ * @buf: a page to write to
+ *
+ * Return: the length of "fastpath=<lockless|irqoff> pair=<cmpxchg|bitlock>
+ * frontend=<freelist|array>", or of "fastpath=none pair=list_lock
+ * frontend=freelist" for a debug cache.
+ */
+ssize_t slub_sync_show(struct kmem_cache *cache, char *buf)
+{
+	if (slub_debug_cache(cache))
+		return sysfs_emit(buf, "fastpath=none pair=list_lock frontend=freelist\n");
+	return sysfs_emit(buf, "fastpath=%s pair=%s frontend=%s\n",
+			  static_branch_unlikely(&slub_fastpath_irqoff) ?
+			  "irqoff" : "lockless",
+			  cache->pair_atomic ? "cmpxchg" : "bitlock",
+			  slub_frontend_show(cache));
+}
