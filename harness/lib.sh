@@ -19,7 +19,7 @@ STAGE=${STAGE:-harness}
 
 # Paths of this repo that are laid into the kernel tree whole (prepare.sh),
 # and that the patch series must cover (series.py).
-SERIES_PATHS="mm include arch lib Documentation tools/testing/selftests/slab"
+SERIES_PATHS="mm include lib Documentation tools/testing/selftests/slab"
 
 log() {
 	printf '[%s %4ds] %s\n' "$STAGE" $(($(date +%s) - HARNESS_T0)) "$*"
