@@ -5,6 +5,11 @@
 # usage: run-qemu.sh PROFILE LOG [options]
 #   -s N        vCPUs (default 2)
 #   -m SIZE     guest memory (default 512M)
+#   -f          back the guest memory with a sparse file under build/
+#               rather than anonymous memory; the default from 64G up,
+#               which plain -m cannot map here ("cannot set up guest
+#               memory").  The guest writes only what it touches, about
+#               its memmap (4 GiB at 256G): that plus 2 GiB must be free.
 #   -n N        fake NUMA nodes through numa=fake=N (default: none)
 #   -a ARGS     extra kernel command line
 #   -u SUITE    harness.suite= value (default check)
@@ -23,8 +28,8 @@ STAGE=qemu
 profile=${1:?usage: run-qemu.sh PROFILE LOG [options]}
 clog=${2:?usage: run-qemu.sh PROFILE LOG [options]}
 shift 2
-smp=2 mem=512M numa= extra= suite=check tmo=600 icount= interactive=
-while getopts "s:m:n:a:u:t:iI" o; do
+smp=2 mem=512M numa= extra= suite=check tmo=600 icount= interactive= memfile=
+while getopts "s:m:n:a:u:t:fiI" o; do
 	case $o in
 	s) smp=$OPTARG ;;
 	m) mem=$OPTARG ;;
@@ -32,6 +37,7 @@ while getopts "s:m:n:a:u:t:iI" o; do
 	a) extra=$OPTARG ;;
 	u) suite=$OPTARG ;;
 	t) tmo=$OPTARG ;;
+	f) memfile=1 ;;
 	i) icount="-icount shift=0,sleep=off -rtc base=2022-12-11T00:00:00,clock=vm" ;;
 	I) interactive=1 ;;
 	*) die "bad option" ;;
@@ -42,6 +48,13 @@ kernel=$BUILD/out/$profile/arch/x86/boot/bzImage
 initrd=$BUILD/initramfs/$profile.cpio.gz
 [ -f "$kernel" ] || die "$kernel missing: build profile $profile first"
 [ -f "$initrd" ] || die "$initrd missing: run initramfs.sh $profile first"
+case $mem in
+*[Tt]) mib=$((${mem%?} * 1024 * 1024)) ;;
+*[Gg]) mib=$((${mem%?} * 1024)) ;;
+*[Mm]) mib=${mem%?} ;;
+*) mib=$mem ;;
+esac
+[ "$mib" -ge $((64 * 1024)) ] && memfile=1
 
 # loglevel=5: warnings reach the console too, where the splat scanner
 # looks for them (WARN and lockdep reports are KERN_WARNING).
@@ -53,6 +66,18 @@ qemu=(qemu-system-x86_64 -machine q35 -cpu qemu64,+cx16 -m "$mem" -smp "$smp"
 	-kernel "$kernel" -initrd "$initrd" -nographic -no-reboot)
 # shellcheck disable=SC2206
 [ -n "$icount" ] && qemu+=($icount)
+if [ -n "$memfile" ]; then
+	# mem-path is a directory: QEMU creates its sparse file there and
+	# unlinks it at once, so the file goes with QEMU however it ends.
+	memdir=$BUILD/qemu-mem
+	mkdir -p "$memdir"
+	need=$((mib / 64 + 2048))
+	avail=$(($(df -Pk "$memdir" | awk 'NR == 2 { print $4 }') / 1024))
+	[ "$avail" -ge "$need" ] ||
+		die "a $mem guest needs $need MiB free under $memdir for its memory file; there are $avail MiB"
+	qemu+=(-object "memory-backend-file,id=mem0,size=$mem,mem-path=$memdir,share=on"
+		-machine memory-backend=mem0)
+fi
 
 if [ -n "$interactive" ]; then
 	# Ctrl-A X leaves QEMU; the console log is not kept.
