@@ -25,7 +25,8 @@ report=$work/report.txt
 results=${RESULTS:-}
 all="fastpath-tid nomerge-list-ignored validate-success sync-file-removed
 selftests-not-installed bench-row-missing bench-calibration pair-bitlock-fallback
-nomerge-bad-words-silent node-count-mismatch engine-report-unmarked"
+nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
+invariant-assert"
 mutants=${MUTANTS:-$all}
 mkdir -p "$work"
 
@@ -88,7 +89,7 @@ mutant() {
 	pair-bitlock-fallback)
 		# Slab pairs fall back to the bit lock although the CPU has
 		# cmpxchg16b and nobody asked for slub_pair=bitlock.
-		edit mm/slub_cache.c 's/return system_has_cmpxchg_double\(\) &&/return !system_has_cmpxchg_double() &&/' || return
+		edit mm/slub_sync.c 's/return system_has_cmpxchg_double\(\) &&/return !system_has_cmpxchg_double() &&/' || return
 		echo "series kselftest:slab_pair_test.sh:*cmpxchg16b in use*"
 		;;
 	nomerge-bad-words-silent)
@@ -107,6 +108,13 @@ mutant() {
 		edit mm/slub_engine_test.c 's/\n\tpr_err\("HARNESS: expect-splat-begin %s slub-invalid\\n", test->name\);//' || return
 		edit mm/slub_engine_test.c 's/\n\tpr_err\("HARNESS: expect-splat-end %s\\n", test->name\);//' || return
 		echo "series console"
+		;;
+	invariant-assert)
+		# The DEBUG_VM assertion of every slab pair commit turned
+		# around: it must fire in the lockdep kernel, and its WARNING
+		# must turn the console check red.
+		edit mm/slub.c 's/VM_WARN_ON_ONCE\(new->cnt\.inuse > new->cnt\.objects\);/VM_WARN_ON_ONCE(new->cnt.inuse <= new->cnt.objects);/' || return
+		echo "series-lockdep console"
 		;;
 	*)
 		echo "unknown mutant $1"
