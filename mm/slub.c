@@ -1649,7 +1649,7 @@ struct bulk_group {
 /* Scan a few entries past a foreign object before closing a group. */
 #define BULK_LOOKAHEAD	3
 
-static void bulk_group_add(struct bulk_group *g, void *obj)
+static __always_inline void bulk_group_add(struct bulk_group *g, void *obj)
 {
 	if (g->hooks) {
 		memcg_slab_free_hook(g->cache, g->slab, &obj, 1);
@@ -1671,8 +1671,9 @@ static void bulk_group_add(struct bulk_group *g, void *obj)
  * KFENCE's, and their free hooks have run (array objects).
  * Returns the number of entries still to look at.
  */
-static size_t bulk_group_build(struct kmem_cache *cache, size_t size, void **p,
-			       struct bulk_group *g, bool hooks)
+static __always_inline size_t bulk_group_build(struct kmem_cache *cache,
+					       size_t size, void **p,
+					       struct bulk_group *g, bool hooks)
 {
 	unsigned int misses = 0;
 	struct folio *folio;
@@ -1830,16 +1831,21 @@ void slub_free_freelist(struct kmem_cache *cache, void *obj)
 /*
  * Bulk allocation from the cpu freelist; returns the objects taken.
  * KFENCE may stand in for some of them, unless they are for an array.
+ * The cpu and its freelist head stay in registers for the whole batch:
+ * with the lock held nothing else touches them, until a refill, which
+ * may drop the lock and move the task, publishes the head and reloads.
  */
 static size_t bulk_alloc_cpu(struct kmem_cache *cache, gfp_t flags,
 			     size_t size, void **p, bool kfence)
 {
 	struct kmem_cache_cpu *pcpu;
 	unsigned long irqflags;
+	void *obj, *freelist;
 	size_t i;
-	void *obj;
 
 	local_lock_irqsave(&cache->cpu_slab->lock, irqflags);
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	freelist = pcpu->freelist;
 	for (i = 0; i < size; i++) {
 		obj = kfence ? kfence_alloc(cache, cache->object_size, flags) :
 			NULL;
@@ -1847,22 +1853,24 @@ static size_t bulk_alloc_cpu(struct kmem_cache *cache, gfp_t flags,
 			p[i] = obj;
 			continue;
 		}
-		pcpu = this_cpu_ptr(cache->cpu_slab);
-		obj = pcpu->freelist;
-		if (unlikely(!obj)) {
+		if (likely(freelist)) {
+			obj = freelist;
+			freelist = obj_next_checked(cache, obj);
+		} else {
 			/* The refill may unlock: publish our pops first. */
+			pcpu->freelist = NULL;
 			pcpu->tid = tid_next(pcpu->tid);
 			obj = alloc_refill_locked(cache, flags, NUMA_NO_NODE,
 						  &irqflags);
+			pcpu = this_cpu_ptr(cache->cpu_slab);
+			freelist = pcpu->freelist;
 			if (unlikely(!obj))
 				break;
-		} else {
-			pcpu->freelist = obj_next_checked(cache, obj);
 		}
 		obj_wipe_freeptr(cache, obj);
 		p[i] = obj;
 	}
-	pcpu = this_cpu_ptr(cache->cpu_slab);
+	pcpu->freelist = freelist;
 	pcpu->tid = tid_next(pcpu->tid);
 	local_unlock_irqrestore(&cache->cpu_slab->lock, irqflags);
 	return i;
