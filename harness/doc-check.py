@@ -15,6 +15,7 @@ parameter not described, a misnamed function) fail the check too.
 Prints one line per check and exits 1 if any failed.
 """
 import io
+import os
 import re
 import subprocess
 import sys
@@ -92,7 +93,7 @@ def rst_problems(text):
 
 
 def main():
-    tree, rsts = sys.argv[1], sys.argv[2:]
+    tree, rsts = os.path.abspath(sys.argv[1]), sys.argv[2:]
     failed = 0
     files = []
     for rst in rsts:
