@@ -404,12 +404,9 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp,
 		stat(cache, ARRAY_REFILL);
 	}
 
-	preempt_disable();
-	pcpu = this_cpu_ptr(cache->cpu_slab);
-	a = array_take(pcpu);
+	a = array_take_this_cpu(cache, &pcpu);
 	/* Nothing holds it: only interrupts run between here and our take. */
 	if (WARN_ON_ONCE(!a)) {
-		preempt_enable();
 		slub_objects_return(cache, s->objs, s->count);
 		kfree(s);
 		return obj ?: slub_alloc_freelist(cache, gfp, addr);
@@ -434,12 +431,9 @@ static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp,
 	unsigned int batch = 0;
 	void *obj = NULL;
 
-	preempt_disable();
-	pcpu = this_cpu_ptr(cache->cpu_slab);
-	a = array_take(pcpu);
+	a = array_take_this_cpu(cache, &pcpu);
 	if (!a) {
 		stat(cache, ARRAY_BUSY);
-		preempt_enable();
 		return slub_alloc_freelist(cache, gfp, addr);
 	}
 	WRITE_ONCE(pcpu->array_touched, true);
@@ -528,12 +522,9 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 	bool tried = false;
 
 	for (;;) {
-		preempt_disable();
-		pcpu = this_cpu_ptr(cache->cpu_slab);
-		a = array_take(pcpu);
+		a = array_take_this_cpu(cache, &pcpu);
 		if (!a) {
 			stat(cache, ARRAY_BUSY);
-			preempt_enable();
 			slub_free_freelist(cache, obj);
 			break;
 		}
@@ -587,13 +578,9 @@ size_t array_alloc_bulk(struct kmem_cache *cache, size_t size, void **p)
 	struct kmem_cache_cpu *pcpu;
 	size_t done = 0, n;
 
-	preempt_disable();
-	pcpu = this_cpu_ptr(cache->cpu_slab);
-	a = array_take(pcpu);
-	if (!a) {
-		preempt_enable();
+	a = array_take_this_cpu(cache, &pcpu);
+	if (!a)
 		return 0;
-	}
 	while (done < size) {
 		/* One array to free at most: stop reloading after that. */
 		if (!a->count && !drop)
@@ -630,13 +617,9 @@ size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p)
 	struct kmem_cache_cpu *pcpu;
 	size_t done = 0, n;
 
-	preempt_disable();
-	pcpu = this_cpu_ptr(cache->cpu_slab);
-	a = array_take(pcpu);
-	if (!a) {
-		preempt_enable();
+	a = array_take_this_cpu(cache, &pcpu);
+	if (!a)
 		return 0;
-	}
 	while (done < size) {
 		if (a->count == a->size)
 			a = array_unload(cache, pcpu, a, &fresh);
@@ -687,15 +670,13 @@ void array_drain_local(struct kmem_cache *cache)
 
 	if (!cache->array_size)
 		return;
-	preempt_disable();
-	pcpu = this_cpu_ptr(cache->cpu_slab);
-	a = array_take(pcpu);
-	if (a) {
-		array_empty(cache, a);
-		array_empty(cache, pcpu->spare);
-		pcpu->array_touched = false;
-		array_put(pcpu, a);
-	}
+	a = array_take_this_cpu(cache, &pcpu);
+	if (!a)
+		return;
+	array_empty(cache, a);
+	array_empty(cache, pcpu->spare);
+	pcpu->array_touched = false;
+	array_put(pcpu, a);
 	preempt_enable();
 }
 

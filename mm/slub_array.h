@@ -69,6 +69,27 @@ static __always_inline void array_put(struct kmem_cache_cpu *pcpu,
 	array_release(pcpu);
 }
 
+/*
+ * Disable preemption and take this cpu's arrays of @cache; *@pcpup is the
+ * cpu's state.  NULL, with preemption enabled again, when the cache has
+ * no array here or an interrupted task holds it.  The holder gives them
+ * back with array_put() or array_release(), then preempt_enable().
+ */
+static __always_inline struct slub_array *
+array_take_this_cpu(struct kmem_cache *cache, struct kmem_cache_cpu **pcpup)
+{
+	struct kmem_cache_cpu *pcpu;
+	struct slub_array *a;
+
+	preempt_disable();
+	pcpu = this_cpu_ptr(cache->cpu_slab);
+	a = array_take(pcpu);
+	if (unlikely(!a))
+		preempt_enable();
+	*pcpup = pcpu;
+	return a;
+}
+
 void *array_alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
 			   unsigned long addr);
 void array_free_slowpath(struct kmem_cache *cache, void *obj);
@@ -88,13 +109,9 @@ static __always_inline bool array_alloc_fast(struct kmem_cache *cache,
 	struct slub_array *a;
 	void *obj;
 
-	preempt_disable();
-	pcpu = this_cpu_ptr(cache->cpu_slab);
-	a = array_take(pcpu);
-	if (unlikely(!a)) {
-		preempt_enable();
+	a = array_take_this_cpu(cache, &pcpu);
+	if (unlikely(!a))
 		return false;
-	}
 	if (likely(a->count)) {
 		obj = a->objs[--a->count];
 		array_release(pcpu);
@@ -135,13 +152,9 @@ static __always_inline bool array_free_fast(struct kmem_cache *cache,
 
 	if (unlikely(!array_accepts(slab, obj)))
 		return false;
-	preempt_disable();
-	pcpu = this_cpu_ptr(cache->cpu_slab);
-	a = array_take(pcpu);
-	if (unlikely(!a)) {
-		preempt_enable();
+	a = array_take_this_cpu(cache, &pcpu);
+	if (unlikely(!a))
 		return false;
-	}
 	/* The cheap half of the hardened free list's double free check. */
 	if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) && a->count &&
 	    unlikely(a->objs[a->count - 1] == obj)) {

@@ -467,20 +467,31 @@ static void discard_list(struct kmem_cache *cache, struct list_head *list)
 		slab_discard(cache, slab);
 }
 
-int __kmem_cache_shutdown(struct kmem_cache *cache)
+/* Give back the per-cpu state, the depots and the empty slabs. */
+static void cache_shrink_cpus_locked(struct kmem_cache *cache)
 {
-	unsigned long live = 0, slabs, free;
 	struct kmem_cache_node *kn;
 	LIST_HEAD(empty);
 	int node;
 
-	/* kmem_cache_destroy() holds cpus_read_lock(). */
 	flush_all_cpus_locked(cache);
 	array_depot_drain(cache);
 	for_each_kmem_cache_node(cache, node, kn) {
 		node_collect_empty(kn, &empty);
 		discard_list(cache, &empty);
 		INIT_LIST_HEAD(&empty);
+	}
+}
+
+int __kmem_cache_shutdown(struct kmem_cache *cache)
+{
+	unsigned long live = 0, slabs, free;
+	struct kmem_cache_node *kn;
+	int node;
+
+	/* kmem_cache_destroy() holds cpus_read_lock(). */
+	cache_shrink_cpus_locked(cache);
+	for_each_kmem_cache_node(cache, node, kn) {
 		slub_count_partial(kn, &free, NULL);
 		live += slub_node_objects(kn) - free;
 	}
@@ -495,21 +506,6 @@ int __kmem_cache_shutdown(struct kmem_cache *cache)
 		pr_err("SLUB %s: not destroyed: %lu slabs still hold allocated objects\n",
 		       cache->name, slabs);
 	return -EBUSY;
-}
-
-static void cache_shrink_cpus_locked(struct kmem_cache *cache)
-{
-	struct kmem_cache_node *kn;
-	LIST_HEAD(empty);
-	int node;
-
-	flush_all_cpus_locked(cache);
-	array_depot_drain(cache);
-	for_each_kmem_cache_node(cache, node, kn) {
-		node_collect_empty(kn, &empty);
-		discard_list(cache, &empty);
-		INIT_LIST_HEAD(&empty);
-	}
 }
 
 int __kmem_cache_shrink(struct kmem_cache *cache)

@@ -27,28 +27,32 @@ DEFINE_STATIC_KEY_FALSE(slub_fastpath_irqoff);
 static bool want_irqoff __initdata;
 static bool pair_bitlock __ro_after_init;	/* slub_pair=bitlock */
 
+/*
+ * A choice of two words, @no the default: set *@val, or warn and keep it
+ * for anything else.
+ */
+static void __init param_two_ways(const char *param, const char *arg,
+				  const char *no, const char *yes, bool *val)
+{
+	if (!strcmp(arg, no))
+		*val = false;
+	else if (!strcmp(arg, yes))
+		*val = true;
+	else
+		pr_warn("%s=%s: unknown value ignored; use %s=%s (default) or %s=%s\n",
+			param, arg, param, no, param, yes);
+}
+
 static int __init param_fastpath(char *arg)
 {
-	if (!strcmp(arg, "lockless"))
-		want_irqoff = false;
-	else if (!strcmp(arg, "irqoff"))
-		want_irqoff = true;
-	else
-		pr_warn("slub_fastpath=%s: unknown value ignored; use slub_fastpath=lockless (default) or slub_fastpath=irqoff\n",
-			arg);
+	param_two_ways("slub_fastpath", arg, "lockless", "irqoff", &want_irqoff);
 	return 1;
 }
 __setup("slub_fastpath=", param_fastpath);
 
 static int __init param_pair(char *arg)
 {
-	if (!strcmp(arg, "cmpxchg"))
-		pair_bitlock = false;
-	else if (!strcmp(arg, "bitlock"))
-		pair_bitlock = true;
-	else
-		pr_warn("slub_pair=%s: unknown value ignored; use slub_pair=cmpxchg (default) or slub_pair=bitlock\n",
-			arg);
+	param_two_ways("slub_pair", arg, "cmpxchg", "bitlock", &pair_bitlock);
 	return 1;
 }
 __setup("slub_pair=", param_pair);
