@@ -107,34 +107,7 @@
  */
 
 /**
- * DOC: THEORY 4: array front end
- *
- * With slub_frontend=array, the default, per-cpu arrays sit in front of
- * the slabs of THEORY 3, which serve as their source and sink::
- *
- *   array state   where                 objects
- *   loaded        pcpu->array           0..size, popped and pushed
- *   spare         pcpu->spare           0..size, swapped with loaded
- *   refilling     the refiller's hands  0, pcpu->spare NULL meanwhile
- *   depot full    kn->depot.full        size
- *   depot empty   kn->depot.empty       0
- *
- * Objects in arrays count as in use in their slabs (they are off every
- * freelist), as those on pcpu->freelist do, so /proc/slabinfo and the
- * sysfs object counts show them as active.  Only objects of this cpu's
- * node, not from pfmemalloc slabs and not KFENCE's enter an array; cpu
- * partial lists are off for array caches, so no object is cached twice.
- *
- * Per cache at most cpus * 2 * array_size + nodes * DEPOT_MAX * array_size
- * objects sit in arrays.  A cpu or depot that did not need its slow path
- * for two reap intervals (2 s each) is emptied, and shrinking, memory
- * offline, cpu hot-unplug and cache destroy empty them at once.  The
- * flush of per-cpu state runs as a work item on each cpu, in task
- * context.
- */
-
-/**
- * DOC: THEORY 5: commit points
+ * DOC: THEORY 4: commit points
  *
  * The lockless paths commit as follows::
  *
@@ -176,7 +149,7 @@
  */
 
 /**
- * DOC: THEORY 6: invariants
+ * DOC: THEORY 5: invariants
  *
  * The invariants, each true whenever the lock of THEORY 2 that guards its
  * fields is not held::
@@ -205,6 +178,33 @@
  *   slab_discard() (inuse == 0, not frozen), the depot moves (counts
  *   within DEPOT_MAX, full arrays full and empty ones empty) and the
  *   array slow paths (count within size, size that of the cache).
+ */
+
+/**
+ * DOC: THEORY 6: array front end
+ *
+ * With slub_frontend=array, the default, per-cpu arrays sit in front of
+ * the slabs of THEORY 3, which serve as their source and sink::
+ *
+ *   array state   where                 objects
+ *   loaded        pcpu->array           0..size, popped and pushed
+ *   spare         pcpu->spare           0..size, swapped with loaded
+ *   refilling     the refiller's hands  0, pcpu->spare NULL meanwhile
+ *   depot full    kn->depot.full        size
+ *   depot empty   kn->depot.empty       0
+ *
+ * Objects in arrays count as in use in their slabs (they are off every
+ * freelist), as those on pcpu->freelist do, so /proc/slabinfo and the
+ * sysfs object counts show them as active.  Only objects of this cpu's
+ * node, not from pfmemalloc slabs and not KFENCE's enter an array; cpu
+ * partial lists are off for array caches, so no object is cached twice.
+ *
+ * Per cache at most cpus * 2 * array_size + nodes * DEPOT_MAX * array_size
+ * objects sit in arrays.  A cpu or depot that did not need its slow path
+ * for two reap intervals (2 s each) is emptied, and shrinking, memory
+ * offline, cpu hot-unplug and cache destroy empty them at once.  The
+ * flush of per-cpu state runs as a work item on each cpu, in task
+ * context.
  */
 
 #include <linux/mm.h>
@@ -449,7 +449,7 @@ static __always_inline bool slab_pair_commit_cmpxchg(struct slab *slab,
 #endif /* SLAB_PAIR_CAN_CMPXCHG */
 
 /*
- * THEORY 6, executed with CONFIG_DEBUG_VM: a pair a commit installs keeps
+ * THEORY 5, executed with CONFIG_DEBUG_VM: a pair a commit installs keeps
  * inuse + |slab freelist| == objects, checked in its O(1) form (inuse in
  * range, and the freelist empty exactly when every object is in use).
  * An inuse that wrapped below zero is a double free the head check missed.
@@ -460,7 +460,7 @@ static __always_inline void slab_pair_assert(const struct slab_pair *new)
 	VM_WARN_ON_ONCE(!new->freelist != (new->cnt.inuse == new->cnt.objects));
 }
 
-/* Replace @old by @new if the slab still holds @old (THEORY 5). */
+/* Replace @old by @new if the slab still holds @old (THEORY 4). */
 static inline bool slab_pair_commit(struct kmem_cache *cache, struct slab *slab,
 				    const struct slab_pair *old,
 				    const struct slab_pair *new)
@@ -485,7 +485,7 @@ static inline bool slab_pair_commit(struct kmem_cache *cache, struct slab *slab,
 /* ---- Node lists and counters ---- */
 
 /*
- * THEORY 6 (DEBUG_VM): a slab goes on a node list unfrozen and with a free
+ * THEORY 5 (DEBUG_VM): a slab goes on a node list unfrozen and with a free
  * object; one that is frozen belongs to a cpu, and one that is full is on
  * no list.
  */
@@ -674,7 +674,7 @@ void slab_discard(struct kmem_cache *cache, struct slab *slab)
 	if (IS_ENABLED(CONFIG_DEBUG_VM)) {
 		struct slab_pair p;
 
-		/* THEORY 6: only an empty slab nobody owns goes back. */
+		/* THEORY 5: only an empty slab nobody owns goes back. */
 		slab_pair_read(slab, &p);
 		VM_WARN_ON_ONCE(p.cnt.inuse || p.cnt.frozen);
 	}

@@ -8,7 +8,7 @@
  * fastpaths (mm/slub_array.h) push and pop with preemption off and no
  * atomic operation; refills take objects from the slabs a whole cpu
  * freelist at a time, flushes give them back grouped by slab.  THEORY 2
- * and THEORY 4 in mm/slub.c say which state belongs to whom.
+ * and THEORY 6 in mm/slub.c say which state belongs to whom.
  *
  * Boot parameters:
  *   slub_frontend=array|freelist      the front end of every cache,
@@ -209,7 +209,7 @@ void array_depot_init(struct slub_depot *d)
 }
 
 /*
- * THEORY 6, executed with CONFIG_DEBUG_VM: an array holds 0..size objects
+ * THEORY 5, executed with CONFIG_DEBUG_VM: an array holds 0..size objects
  * and has the size of its cache; a depot holds at most DEPOT_MAX arrays
  * of each kind, full ones exactly full and empty ones empty.
  */

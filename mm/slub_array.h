@@ -4,7 +4,7 @@
  * objects in front of the slabs, chosen at boot by slub_frontend=.  The
  * fastpaths below are inlined into mm/slub.c; the slow paths, the depot,
  * draining and the boot parameter are in mm/slub_array.c.  See THEORY 2
- * (pcpu->array_held) and THEORY 4 in mm/slub.c for the rules.
+ * (pcpu->array_held) and THEORY 6 in mm/slub.c for the rules.
  */
 #ifndef MM_SLUB_ARRAY_H
 #define MM_SLUB_ARRAY_H

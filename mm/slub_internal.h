@@ -309,7 +309,7 @@ static inline void cpu_partial_unfreeze_all(struct kmem_cache *cache,
 }
 #endif /* CONFIG_SLUB_CPU_PARTIAL */
 
-/* A cpu's first transaction id: the low bits are its number (THEORY 5). */
+/* A cpu's first transaction id: the low bits are its number (THEORY 4). */
 static inline unsigned long tid_initial(int cpu)
 {
 	return cpu;

@@ -3,7 +3,7 @@
  * The synchronisation strategy of the SLUB-style engine, chosen at boot:
  * how the cpu freelists commit (slub_fastpath=) and how the slab pairs do
  * (slub_pair=).  Each option's parsing, its switch and its part of the
- * sysfs "sync" line and of the boot banner live here; THEORY 2 and 5 in
+ * sysfs "sync" line and of the boot banner live here; THEORY 2 and 4 in
  * mm/slub.c say what each strategy locks and where it commits.  The array
  * front end's option, slub_frontend=, is mm/slub_array.c's.
  */
