@@ -256,3 +256,12 @@ void *fixup_red_left(struct kmem_cache *cache, void *p)
 		p += cache->red_left_pad;
 	return p;
 }
+
+#ifndef CONFIG_SLUB_DEBUG
+/* Without mm/slub_debug.c there is no slub_debug= to add flags. */
+slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
+			      const char *name)
+{
+	return flags;
+}
+#endif /* CONFIG_SLUB_DEBUG */
