@@ -211,8 +211,9 @@ if load stress hold="$HOLD" seconds=2 ops=0; then
 	ok "$MOD stress hold=$HOLD"
 	if [ ! -r /proc/slabinfo ]; then
 		unload
-		skip "slabinfo $CACHE active_objs: no /proc/slabinfo (no CONFIG_SLAB or CONFIG_SLUB_DEBUG)"
-		skip "rmmod destroys $CACHE: no /proc/slabinfo (no CONFIG_SLAB or CONFIG_SLUB_DEBUG)"
+		why="no /proc/slabinfo (no CONFIG_SLAB or CONFIG_SLUB_DEBUG)"
+		skip "slabinfo $CACHE active_objs: $why"
+		skip "rmmod destroys $CACHE: $why"
 	else
 		line=$(grep "^$CACHE " /proc/slabinfo)
 		echo "# slabinfo: $line"
