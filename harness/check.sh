@@ -38,6 +38,17 @@ done
 results=$BUILD/results.tsv
 : >"$results"
 
+# The patch series: every patch of series/plan applies at its step, split
+# diffs included, and the last one gives the tree the kernels are built
+# from.  A change to the engine's files that a split diff no longer fits
+# fails here, not only at make series-check.
+if "$REPO/harness/series.py" >"$LOGS/series.log" 2>&1; then
+	st=PASS detail="$(grep -c '^  ' "$LOGS/series.log") patches from series/plan"
+else
+	st=FAIL detail=$(grep -m 1 'error' "$LOGS/series.log" || tail -n 1 "$LOGS/series.log")
+fi
+printf '%s\t%s\t%s\t%s\n' "$st" series "series:plan" "$detail" >>"$results"
+
 # The series' fastpaths must commit with one %gs cmpxchg16b and never
 # disable interrupts; fastpath.py checks the built vmlinux.
 for p in $profiles; do

@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # make series-check: take the series that `make series` writes to a fresh
 # copy of the base tree with git am, one patch at a time, and after each
-# patch run scripts/checkpatch.pl --strict on it and build the kernel with
+# patch run scripts/checkpatch.pl --strict on it, build the kernel with
 # the series profile's configuration (tinyconfig + harness/configs/base
-# and series, then olddefconfig).  Then, on the last tree, build and
-# install the slab kselftests the kselftest ways, boot the kernel under
-# harness/run-qemu.sh and run the check suite in it (SERIES_BOOT=0 skips
-# the boot).
+# and series, then olddefconfig) and boot it under harness/run-qemu.sh
+# with the check suite: KUnit and the kselftests of the whole series,
+# which skip what a kernel lacks.  A step before the last passes with no
+# FAIL, whatever it skips.  Then, on the last tree, build and install the
+# slab kselftests the kselftest ways, boot the kernel and hold its results
+# to harness/manifest.conf as make check does (SERIES_BOOT=0 skips all
+# boots).
 #
 # Everything lives in build/series-check/, laid out like build/ itself
 # (src/series, out/series) so that ccache finds the objects of earlier
@@ -35,6 +38,7 @@ blogs=$CB/logs
 report=$CB/report.txt
 frags="$REPO/harness/configs/base.config $REPO/harness/configs/series.config"
 patches=$(ls "$BUILD"/series/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-cover-letter.patch$')
+last=$(echo "$patches" | tail -n 1)
 
 name=$(git -C "$REPO" config user.name)
 email=$(git -C "$REPO" config user.email)
@@ -53,6 +57,38 @@ mkdir -p "$tree" "$out" "$cpd" "$blogs"
 	git commit -q -m "Linux $version"
 ) || die "cannot make a git tree of the base"
 
+# The boots of the steps: the kernel of the step, the kselftests of the
+# whole series (installed by kselftest.sh from the tree make series laid)
+# and a manifest that lets any test skip.
+steps=$CB/steps
+boot=${SERIES_BOOT:-1}
+if [ "$boot" != 0 ]; then
+	"$REPO/harness/kselftest.sh"
+	rm -rf "$steps"
+	mkdir -p "$steps/out" "$steps/kselftest"
+	ln -s "$out" "$steps/out/series"
+	cp -a "$BUILD/kselftest/install" "$steps/kselftest/install"
+	echo "skip * * a step of the series before what the test checks" >"$steps/manifest.conf"
+fi
+
+# Boot the kernel of step $1; prints "ok P/F/S" (passed, failed, skipped)
+# or why it failed.
+step_boot() {
+	local i=$1 rc=0
+	rm -rf "$out/modroot"
+	kmake "$tree" "$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
+		modules_install >>"$blogs/build-$i.log" 2>&1 || { echo "modules_install FAILED"; return 1; }
+	BUILD=$steps "$REPO/harness/initramfs.sh" series >"$blogs/boot-$i.log" 2>&1 ||
+		{ echo "initramfs FAILED"; return 1; }
+	BUILD=$steps "$REPO/harness/run-qemu.sh" series "$blogs/console-$i.log" -s 2 -m 512M \
+		-u check >>"$blogs/boot-$i.log" 2>&1 || rc=$?
+	MANIFEST=$steps/manifest.conf "$REPO/harness/parse-results.py" "step-$i" \
+		"$blogs/console-$i.log" "$rc" >"$blogs/results-$i.tsv"
+	awk -F'\t' '{ n[$1]++ } END {
+		printf "%s %d/%d/%d\n", n["FAIL"] ? "FAILED" : "ok", n["PASS"], n["FAIL"], n["SKIP"]
+		exit n["FAIL"] ? 1 : 0 }' "$blogs/results-$i.tsv"
+}
+
 # checkpatch's SPDX check runs scripts/spdxcheck.py with the python3 of
 # PATH, which must be the one that has python3-ply and python3-git.
 cp_path=/usr/bin:/bin:$PATH
@@ -70,7 +106,8 @@ warnings=0
 checks=0
 built=1
 i=0
-printf '%-4s %-60s %-14s %s\n' "#" "patch" "checkpatch" "build" | tee -a "$report"
+printf '%-4s %-56s %-11s %-9s %s\n' "#" "patch" "checkpatch" "build" \
+	"boot: passed/failed/skipped" | tee -a "$report"
 for p in $patches; do
 	i=$((i + 1))
 	subj=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p" | head -n 1)
@@ -84,11 +121,12 @@ for p in $patches; do
 	errors=$((errors + e)) warnings=$((warnings + w)) checks=$((checks + c))
 	if ! (cd "$tree" && git am -q "$p") >"$blogs/am-$i.log" 2>&1; then
 		cat "$blogs/am-$i.log" >&2
-		printf '%-4s %-60.60s %-14s %s\n' "$i" "$subj" "${e}E ${w}W ${c}C" "git am FAILED" | tee -a "$report"
+		printf '%-4s %-56.56s %-11s %s\n' "$i" "$subj" "${e}E ${w}W ${c}C" "git am FAILED" | tee -a "$report"
 		failed=1
 		break
 	fi
 	res=skipped
+	booted=-
 	if [ $built = 1 ]; then
 		t0=$(date +%s)
 		blog=$blogs/build-$i.log
@@ -100,7 +138,15 @@ for p in $patches; do
 			failed=1 built=0
 		fi
 	fi
-	printf '%-4s %-60.60s %-14s %s\n' "$i" "$subj" "${e}E ${w}W ${c}C" "$res" | tee -a "$report"
+	if [ $built = 1 ] && [ "$boot" != 0 ]; then
+		if [ "$p" = "$last" ]; then
+			booted="below"
+		elif ! booted=$(step_boot "$i"); then
+			failed=1
+		fi
+	fi
+	printf '%-4s %-56.56s %-11s %-9s %s\n' "$i" "$subj" "${e}E ${w}W ${c}C" "$res" "$booted" |
+		tee -a "$report"
 done
 {
 	echo
@@ -152,7 +198,7 @@ if [ $failed = 0 ]; then
 fi
 
 # Boot the kernel of the last patch with the harness's runner.
-if [ $failed = 0 ] && [ "${SERIES_BOOT:-1}" != 0 ]; then
+if [ $failed = 0 ] && [ "$boot" != 0 ]; then
 	kmake "$tree" "$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
 		modules_install >>"$blogs/build-$i.log" 2>&1 || die "modules_install failed"
 	BUILD=$CB "$REPO/harness/initramfs.sh" series

@@ -14,6 +14,14 @@ stanza, and the last commit must equal the tree that prepare.sh lays
 
 The base tree, its version, build/ and the shipped paths come from
 harness/lib.sh, so that they have one definition for every script.
+
+A stanza's split diffs (series/split/) are what its patch changes in
+files of this repo that earlier patches added.  Until that patch those
+files are laid with the diff taken back (patch -R, no fuzz), so that the
+earlier patches hold the files as they were before it.
+
+--export-split writes series/split/ back from the commits of the series
+branch of build/series-git, for a series reworked there with git rebase.
 """
 import fnmatch
 import locale
@@ -112,7 +120,7 @@ def parse_plan(plan):
             elif kw == "subject":
                 subject = re.sub(r"^subject\s+", "", line).split()
                 stanzas[-1]["subjects"].append(" ".join(subject))
-            elif kw in ("file", "diff"):
+            elif kw in ("file", "diff", "split"):
                 if len(words) != 2:
                     bad.append("%d: %s takes one path" % (lineno, kw))
                 else:
@@ -140,9 +148,21 @@ def check_plan(stanzas, shipped, listed, msgs, cover):
     every shipped file and every listed diff exactly once."""
     fail = Errors()
     listed_words = " ".join(listed).split()
+    claimed_before = set()
     for st in stanzas:
         entries = []
         for kind, value in st["entries"]:
+            if kind == "split":
+                path = os.path.join(REPO, "series", "split", value)
+                if not os.path.isfile(path):
+                    fail("series/plan: 'split %s': no series/split/%s" % (value, value))
+                    continue
+                for f in plus_files(path):
+                    if f not in claimed_before:
+                        fail("series/split/%s changes %s, which no earlier patch adds" %
+                             (value, f))
+                entries.append(("split", value))
+                continue
             if kind == "file":
                 hits = [f for f in shipped if fnmatch.fnmatchcase(f, value)]
                 entries += [("file", f) for f in hits]
@@ -156,6 +176,7 @@ def check_plan(stanzas, shipped, listed, msgs, cover):
                      "so the harness does not apply it" % value)
             entries.append(("diff", value))
         st["entries"] = entries
+        claimed_before.update(v for k, v in entries if k == "file")
 
     claims = [e for st in stanzas for e in st["entries"]]
     for f in shipped:
@@ -170,6 +191,12 @@ def check_plan(stanzas, shipped, listed, msgs, cover):
     for p in collate(os.listdir(os.path.join(REPO, "patches"))):
         if p.endswith(".patch") and not p.startswith(".") and p not in listed:
             fail("patches/%s is not in patches/series" % p)
+    splitdir = os.path.join(REPO, "series", "split")
+    for p in collate(os.listdir(splitdir)) if os.path.isdir(splitdir) else []:
+        c = claims.count(("split", p))
+        if c != 1:
+            fail("series/split/%s is claimed by %d patches of series/plan "
+                 "(add it to exactly one)" % (p, c))
 
     for st in stanzas:
         name, subj = st["name"], "\n".join(st["subjects"])
@@ -232,11 +259,56 @@ def make_base_repo(repo, base, version):
         f.write(stamp + "\n")
 
 
-def commit_stanza(n, st, version, signoff, date_env):
-    """Lay one stanza onto the work tree of build/series-git (the current
-    directory) and commit it."""
+def split_pieces(name):
+    """series/split/<name> cut into the diff of each file: {path: bytes}."""
+    with open(os.path.join(REPO, "series", "split", name), "rb") as f:
+        lines = f.read().split(b"\n")
+    pieces, cur = {}, None
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else b""
+        if line.startswith(b"--- ") and PLUS_FILE.match(nxt):
+            cur = os.fsdecode(PLUS_FILE.match(nxt).group(1))
+            pieces[cur] = []
+        if line.startswith(b"diff --git "):
+            cur = None
+        elif cur is not None:
+            pieces[cur].append(line)
+    return {f: b"\n".join(l) + b"\n" for f, l in pieces.items()}
+
+
+def lay_early(n, stanzas, laid):
+    """Lay the repo's files that split diffs change as they are after
+    patch n: whole, with the split diffs of the later patches taken back,
+    the last one first.  Returns their paths."""
+    splits = [(st["name"], split_pieces(v)) for st in stanzas
+              for k, v in st["entries"] if k == "split"]
+    later = [(name, pieces) for st in stanzas[n:]
+             for name, pieces in splits if name == st["name"]]
+    files = sorted(set(f for _, pieces in splits for f in pieces) & laid)
+    for f in files:
+        os.remove(f)
+        shutil.copy(os.path.join(REPO, f), f)
+        for name, pieces in reversed(later):
+            if f not in pieces:
+                continue
+            res = subprocess.run(["patch", "-p1", "-R", "-F0", "-s", "--no-backup-if-mismatch",
+                                  "-r", "-", f], input=pieces[f], stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT)
+            if res.returncode != 0:
+                sys.stderr.buffer.write(res.stdout.rstrip(b"\n") + b"\n")
+                die("patch %d: the split diff of patch %s no longer fits %s; update "
+                    "series/split/ (see series/plan)" % (n, name, f))
+    return files
+
+
+def commit_stanza(n, stanzas, laid, version, signoff, date_env):
+    """Lay stanza n (from 1) onto the work tree of build/series-git (the
+    current directory) and commit it."""
+    st = stanzas[n - 1]
     paths = []
     for kind, value in st["entries"]:
+        if kind == "split":
+            continue
         if kind == "file":
             if os.path.dirname(value):
                 os.makedirs(os.path.dirname(value), exist_ok=True)
@@ -255,6 +327,8 @@ def commit_stanza(n, st, version, signoff, date_env):
             die("patch %d (%s): patches/%s does not apply without fuzz at this point of the series"
                 % (n, st["name"], value))
         paths += plus_files(patch)
+    laid.update(v for k, v in st["entries"] if k == "file")
+    paths += lay_early(n, stanzas, laid)
     run("git", "add", "-A", "-f", "--", *paths)
     if subprocess.run(["git", "diff", "--cached", "--quiet"]).returncode == 0:
         die("patch %d (%s) changes nothing" % (n, st["name"]))
@@ -312,6 +386,30 @@ def relative(path):
     return path[len(REPO) + 1:] if path.startswith(REPO + "/") else path
 
 
+def export_split(stanzas, repo):
+    """Write series/split/ from the series branch of build/series-git: the
+    diff each patch with a split entry makes to files added before it."""
+    commits = (output("git", "rev-list", "--reverse", "base..series", cwd=repo,
+                      check=False) or "").split()
+    if len(commits) != len(stanzas):
+        die("build/series-git has %d series commits for %d patches of series/plan"
+            % (len(commits), len(stanzas)))
+    added, prev = [], "base"
+    for st, commit in zip(stanzas, commits):
+        splits = [v for k, v in st["entries"] if k == "split"]
+        if len(splits) > 1:
+            die("patch %s has %d split diffs; --export-split writes one" % (st["name"], len(splits)))
+        if splits:
+            diff = output("git", "diff", "--no-renames", "--diff-filter=M", prev, commit,
+                          "--", *added, cwd=repo)
+            text = "".join(l + "\n" for l in diff.split("\n") if not l.startswith("index "))
+            with open(os.path.join(REPO, "series", "split", splits[0]), "w") as f:
+                f.write(text)
+            log("wrote series/split/%s" % splits[0])
+        added += [v for k, v in st["entries"] if k == "file"]
+        prev = commit
+
+
 def main():
     os.environ["HARNESS_T0"] = os.environ.get("HARNESS_T0") or str(int(time.time()))
     try:
@@ -328,12 +426,13 @@ def main():
     if not os.path.isfile(plan):
         die("series/plan missing")
 
+    # Without a git identity (a CI checkout) the patches are signed off
+    # by a placeholder, and say so.
     name = output("git", "-C", REPO, "config", "user.name", check=False)
-    if name is None:
-        die("git user.name is not set")
     email = output("git", "-C", REPO, "config", "user.email", check=False)
-    if email is None:
-        die("git user.email is not set")
+    if name is None or email is None:
+        log("git user.name or user.email is not set: signing off as Slab Series")
+        name, email = "Slab Series", "slab@localhost"
     signoff = "Signed-off-by: %s <%s>" % (name, email)
     os.environ.update(GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
                       GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email)
@@ -348,6 +447,11 @@ def main():
     listed = uncomment(os.path.join(REPO, "patches", "series"))
     stanzas = parse_plan(plan)
     check_plan(stanzas, shipped, listed, msgs, cover)
+    if sys.argv[1:] == ["--export-split"]:
+        export_split(stanzas, os.path.join(build, "series-git"))
+        return
+    if sys.argv[1:]:
+        die("usage: series.py [--export-split]")
 
     # 2. The throwaway repository with the base as its only commit.
     make_base_repo(repo, base, version)
@@ -358,8 +462,9 @@ def main():
     run("git", "checkout", "-q", "-b", "series")
 
     # 3. One commit per stanza.
-    for n, st in enumerate(stanzas, 1):
-        commit_stanza(n, st, version, signoff, date_env)
+    laid = set()
+    for n in range(1, len(stanzas) + 1):
+        commit_stanza(n, stanzas, laid, version, signoff, date_env)
 
     # 4. The last commit must be the tree that prepare.sh lays.
     check_tree(build)
