@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Definitions shared by the files of the SLUB-style engine: mm/slub.c
- * (allocator core), mm/slub_lifecycle.c (caches and nodes coming and
- * going), mm/slub_sync.c (slub_fastpath=, slub_pair=), mm/slub_array.c
- * (the array front end), mm/slub_sysfs.c (/sys/kernel/slab) and the
- * debug code.  Not for use outside mm/slub*.
+ * Definitions shared by the files of the SLUB-style engine.  Not for use
+ * outside mm/slub*.
+ *
+ * The engine proper is mm/slub.c (slab states, allocation and free),
+ * mm/slub_lifecycle.c (caches and nodes as they come and go),
+ * mm/slub_sync.c (slub_fastpath=, slub_pair=), mm/slub_cache.c (cache
+ * geometry) and mm/slub_introspect.c (read-only views of a cache).  The
+ * other mm/slub_*.c files are parts on top of it, each under a heading
+ * below: they call the services the engine declares here, and the engine
+ * reaches a part only through the hooks declared with it, which are stubs
+ * where the configuration leaves the part out.
  */
 #ifndef MM_SLUB_INTERNAL_H
 #define MM_SLUB_INTERNAL_H
