@@ -51,7 +51,7 @@ series-check:
 	@$(H)/series-check.sh
 
 clean:
-	rm -rf build/out build/src build/initramfs build/modules build/kselftest \
+	rm -rf build/out build/src build/initramfs build/modules build/guest build/kselftest \
 		build/logs build/results.tsv build/series build/series-git \
 		build/series-check build/bench build/badinput.md build/mutants
 

@@ -54,6 +54,10 @@ CASE_FIGURES = {
 # calibration loop of known length must find that, or the figures are not
 # instruction counts.
 TICKS_PER_INSN = (0.9, 1.1)
+# The network case (harness/guest/udpbench): payload bytes x datagrams in
+# flight; the figure is the cost of one datagram sent and received.
+NET_LABEL = {"64x1": "64 B, 1 in flight", "64x32": "64 B, 32 in flight",
+             "1400x1": "1400 B, 1 in flight", "1400x32": "1400 B, 32 in flight"}
 
 
 def load(path):
@@ -93,6 +97,7 @@ def check_plans(data, plans):
             want += [("dd", int(plan["dd"])), ("memory", "slab_dd_kb")]
         if plan.get("forkexec") not in (None, "", "0"):
             want.append(("forkexec", int(plan["forkexec"])))
+        want += [("net", c) for c in plan.get("net", "").split(",") if c]
         for c in cases:
             want += CASE_FIGURES.get(c, [])
         if "calib" in cases and measure == "icount":
@@ -304,6 +309,7 @@ class Report:
         self.forkexec(no_worse, to_slub)
         self.strategies()
         self.nomerge()
+        self.network()
         self.tcg()
         self.dd()
         self.memory()
@@ -386,6 +392,91 @@ class Report:
             rows.append([n] + [fmt(b.icount(k + s, "bulkm", n)) for k in KERNELS
                                for s in ("", "+nomerge")])
         self.table(head, rows)
+
+    def network(self):
+        """UDP over loopback: every kernel, our strategies, slab_nomerge."""
+        b = self.b
+        variants = KERNELS + [o + s for o in ("ours-aligned", "ours-internal")
+                              for s in STRATS[1:]] + [k + "+nomerge" for k in KERNELS]
+        cases = sorted({k for (m, v, g, k) in b.data if g == "net"},
+                       key=lambda c: tuple(int(x) for x in c.split("x")))
+        self.p("## Network: UDP over loopback (the seed's packet path)")
+        self.p()
+        self.p("`harness/guest/udpbench`, first thing after boot: one receiver socket on "
+               "127.0.0.1 and one sender socket connected to it, in one thread; it sends a "
+               "burst of datagrams (1 or 32 in flight), then receives them.  Each datagram is "
+               "an skb allocated on send (`skbuff_head_cache` and a kmalloc data buffer) and "
+               "freed on receive, through the IPv4 UDP stack and the loopback device's "
+               "softirq.  Figures are per datagram, send and receive together, the cheapest "
+               "of 7 runs of 512 datagrams, and include the system calls and the rest of "
+               "the stack: the allocator is a part of it.  Ratios are ours internal (the "
+               "default) over the peer kernel booted the same way in this run; a figure "
+               "for `+nomerge` is a boot with `slab_nomerge`.")
+        self.p()
+        if not cases:
+            self.p("No network figures in this run.")
+            self.p()
+            return
+        self.p("### Guest instructions per datagram (icount)")
+        self.p()
+        head = ["kernel, boot"] + [NET_LABEL.get(c, c) for c in cases]
+        rows = []
+        for v in variants:
+            vals = [b.icount(v, "net", c) for c in cases]
+            if any(x is not None for x in vals):
+                rows.append([self.variant_label(v)] + [fmt(x) for x in vals])
+        self.table(head, rows)
+
+        def r(o, p, get):
+            a, c = get(o), get(p)
+            return fmt(a / c, 3) + "×" if a and c else "n/a"
+        pairs = [("ours / SLUB", OURS, "slub"), ("ours / SLAB", OURS, "slab"),
+                 ("ours aligned / SLUB", "ours-aligned", "slub"),
+                 ("ours freelist / SLUB", OURS + "+freelist", "slub"),
+                 ("ours freelist / SLAB", OURS + "+freelist", "slab"),
+                 ("ours / ours freelist", OURS, OURS + "+freelist"),
+                 ("nomerge: ours / SLUB", OURS + "+nomerge", "slub+nomerge"),
+                 ("nomerge: ours / SLAB", OURS + "+nomerge", "slab+nomerge"),
+                 ("ours nomerge / merged", OURS + "+nomerge", OURS),
+                 ("SLUB nomerge / merged", "slub+nomerge", "slub"),
+                 ("SLAB nomerge / merged", "slab+nomerge", "slab")]
+        self.p("Ratios (icount; each is the first named over the second, below 1 the "
+               "first costs less):")
+        self.p()
+        rows = [[name] + [r(o, p, lambda v, c=c: b.icount(v, "net", c)) for c in cases]
+                for name, o, p in pairs]
+        self.table(["ratio"] + [NET_LABEL.get(c, c) for c in cases], rows)
+        tv = [v for v in variants if any(b.tcg(v, "net", c) for c in cases)]
+        if not tv:
+            return
+        self.p(f"### Datagrams per second under TCG (thousands, median (min–max) of "
+               f"{self.args.rounds} interleaved rounds, 2 vCPUs)")
+        self.p()
+        rows = []
+        for v in tv:
+            row = [self.variant_label(v)]
+            for c in cases:
+                t = b.tcg(v, "net", c)
+                # ns per datagram to kpps; the slowest run gives the minimum.
+                row.append(fmt_tcg((1e6 / t[0], 1e6 / t[2], 1e6 / t[1], t[3]))
+                           if t else "n/a")
+            rows.append(row)
+        self.table(head, rows)
+        rows = [[name] + [r(o, p, lambda v, c=c: (b.tcg(v, "net", c) or (None,))[0])
+                          for c in cases]
+                for name, o, p in pairs]
+        self.p("Ratios of the TCG medians in time per datagram (the first named over the "
+               "second, below 1 the first is faster; the inverse of the ratio of the rates):")
+        self.p()
+        self.table(["ratio"] + [NET_LABEL.get(c, c) for c in cases], rows)
+
+    def variant_label(self, v):
+        k, _, s = v.partition("+")
+        if not s:
+            return LABEL[k]
+        if s == "nomerge":
+            return f"{LABEL[k]}, slab_nomerge"
+        return f"{LABEL[k]}, {STRAT_LABEL['+' + s]}"
 
     def tcg(self):
         b = self.b
@@ -515,6 +606,11 @@ class Report:
             rows.append([what + " (TCG ns, median)"] +
                         [fmt(vals[x][0], 0) if vals[x] else "n/a" for x in KERNELS] +
                         [fmt(r, 2) + "×" if r else "n/a"])
+        for c in ("64x1", "1400x32"):
+            vals = {x: b.icount(x, "net", c) for x in KERNELS}
+            r, _ = ratio(vals[OURS], [vals[p] for p in PEERS])
+            rows.append([f"UDP over lo, {NET_LABEL[c]}, per datagram (icount insns)"] +
+                        [fmt(vals[x]) for x in KERNELS] + [fmt(r, 3) + "×" if r else "n/a"])
         vals = {x: b.icount(x, "dd", self.args.dd) for x in KERNELS}
         r, _ = ratio(vals[OURS], [vals[p] for p in PEERS])
         rows.append([f"dd {self.args.dd} MiB to ramfs (icount M insns)"] +

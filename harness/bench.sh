@@ -10,19 +10,26 @@
 #   icount  -icount shift=0, 1 vCPU: single-CPU costs in guest
 #           instructions per operation, deterministic.  Run twice
 #           (ICOUNT_PASSES), and the two passes are compared.  Also the
-#           boot-time strategies of our kernels and slab_nomerge for bulk.
+#           boot-time strategies of our kernels and slab_nomerge for bulk
+#           and the network case.
 #   tcg     plain TCG, 2 vCPUs: every kernel and strategy once per round,
 #           interleaved (A B C A B C ...), ROUNDS rounds; the report gives
-#           median and min-max.  Remote free and all-CPU throughput.
+#           median and min-max.  Remote free and all-CPU throughput; the
+#           network case, with slab_nomerge boots too unless QUICK.
 #   mem     8 GiB, 1 vCPU: the boot "Memory:" line, Slab: of /proc/meminfo
 #           after boot, after the module's workload and after a dd to
 #           ramfs, and slab pages per cache of a fixed workload.
 #
+# The network case, in every icount and tcg boot but the mem ones: harness/
+# guest/udpbench sends UDP datagrams over lo to itself and receives them,
+# an skb allocated and freed per datagram; cost per datagram, send and
+# receive together.
+#
 # QUICK=1: one icount pass, 3 TCG rounds of the five kernels without the
-# strategies.  ROUNDS= and ICOUNT_PASSES= override.  Output:
-# build/bench/report.md, build/bench/*.png, build/bench/results.tsv (raw).
-# A progress line per kernel and case group; console logs in build/logs/
-# console-bench-<measure>-<variant>-<run>.log.
+# strategies and slab_nomerge.  ROUNDS= and ICOUNT_PASSES= override.
+# Output: build/bench/report.md, build/bench/*.png, build/bench/results.tsv
+# (raw).  A progress line per kernel and case group; console logs in
+# build/logs/console-bench-<measure>-<variant>-<run>.log.
 set -eu
 STAGE=bench
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +50,10 @@ single_cases=calib,fast,kmalloc,allocn,bulk,bulkm,many
 forkexec=200		# fork+exec of busybox per boot
 tcg_cases=calib,fast,kmalloc,allocn,bulk,remote,mt
 dd_mib=128		# guests of 512 MiB
+# The network case: payload bytes x datagrams in flight, and per case the
+# cheapest of net_reps runs of net_packets datagrams.
+net_cases=64x1,64x32,1400x1,1400x32
+net="harness.bench_net=$net_cases harness.bench_net_packets=512 harness.bench_net_reps=7"
 mem_dd_mib=1024		# the 8 GiB guest
 
 "$REPO/harness/deps.sh"
@@ -70,6 +81,8 @@ bench_boot() {
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_dd=\([0-9]*\).*/\1/p')" >>"$res"
 	printf '%s\t%s\t%s\tplan\tforkexec\t%s\n' "$measure" "$variant" "$run" \
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_forkexec=\([0-9]*\).*/\1/p')" >>"$res"
+	printf '%s\t%s\t%s\tplan\tnet\t%s\n' "$measure" "$variant" "$run" \
+		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_net=\([^ ]*\).*/\1/p')" >>"$res"
 	if ! "$REPO/harness/run-qemu.sh" "$profile" "$clog" -u bench -a "$cmdline" "$@"; then
 		log "$measure $variant run $run: boot failed (log: ${clog#$REPO/})"
 		printf '%s\t%s\t%s\terror\tboot\t%s\n' "$measure" "$variant" "$run" "${clog#$REPO/}" >>"$res"
@@ -83,6 +96,7 @@ bench_boot() {
 		-e 's/^BENCH: dd mib=\([0-9]*\) ns=\([0-9]*\)$/dd\t\1\t\2/p' \
 		-e 's/^BENCH: forkexec n=\([0-9]*\) ns=\([0-9]*\)$/forkexec\t\1\t\2/p' \
 		-e 's/^BENCH: frag bench_frag_\([0-9]*\) .* pages=\([0-9]*\)$/frag\t\1\t\2/p' \
+		-e 's/^BENCH: net \([0-9]*x[0-9]*\) .* per_packet=\([0-9.]*\)$/net\t\1\t\2/p' \
 		"$clog")
 	if grep -q '^BENCH: error\|slab_bench: end ret=[^0]' "$clog"; then
 		log "$measure $variant run $run: the benchmark failed (log: ${clog#$REPO/})"
@@ -132,12 +146,12 @@ for pass in $(seq 1 "$passes"); do
 		strategy_variants
 	} | while read -r v p x; do
 		bench_boot icount "$v" "$p" "$pass" \
-			"harness.bench_mode=icount harness.bench_cases=$single_cases harness.bench_dd=$dd_mib harness.bench_forkexec=$forkexec $(args "$x")" \
+			"harness.bench_mode=icount harness.bench_cases=$single_cases harness.bench_dd=$dd_mib harness.bench_forkexec=$forkexec $net $(args "$x")" \
 			-i -s 1 -m 512M -t 600
 	done
 	nomerge_variants | while read -r v p x; do
 		bench_boot icount "$v" "$p" "$pass" \
-			"harness.bench_mode=icount harness.bench_cases=calib,bulkm $(args "$x")" \
+			"harness.bench_mode=icount harness.bench_cases=calib,bulkm $net $(args "$x")" \
 			-i -s 1 -m 512M -t 600
 	done
 done
@@ -149,7 +163,13 @@ for round in $(seq 1 "$rounds"); do
 		[ $quick = 1 ] || strategy_variants
 	} | while read -r v p x; do
 		bench_boot tcg "$v" "$p" "$round" \
-			"harness.bench_mode=tcg harness.bench_cases=$tcg_cases harness.bench_dd=$dd_mib $(args "$x")" \
+			"harness.bench_mode=tcg harness.bench_cases=$tcg_cases harness.bench_dd=$dd_mib $net $(args "$x")" \
+			-s 2 -m 512M -t 600
+	done
+	[ $quick = 1 ] && continue
+	nomerge_variants | while read -r v p x; do
+		bench_boot tcg "$v" "$p" "$round" \
+			"harness.bench_mode=tcg $net $(args "$x")" \
 			-s 2 -m 512M -t 600
 	done
 done

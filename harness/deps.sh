@@ -6,7 +6,8 @@ set -eu
 STAGE=deps
 . "$(dirname "$0")/lib.sh"
 
-# package:probe (a command, or an absolute path that must exist)
+# package:probe (a command, or an absolute path that must exist); libc.a
+# for the static guest programs (harness/guest/udpbench.c).
 want="
 gcc:gcc
 make:make
@@ -25,6 +26,7 @@ qemu-system-x86:qemu-system-x86_64
 busybox-static:/bin/busybox
 ccache:ccache
 gnuplot-nox:gnuplot
+libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
 "
 [ -n "${KERNEL_SRC:-}" ] || want="$want linux-source-6.1:/usr/src/linux-source-6.1.tar.xz"
 # make series-check: checkpatch's SPDX check runs scripts/spdxcheck.py;

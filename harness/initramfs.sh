@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the guest initramfs for one profile: busybox, /init, the installed
-# kselftests of the series tree, the profile's modules and the harness's
-# own modules.  Output: build/initramfs/<profile>.cpio.gz
+# Build the guest initramfs for one profile: busybox, /init, udpbench, the
+# installed kselftests of the series tree, the profile's modules and the
+# harness's own modules.  Output: build/initramfs/<profile>.cpio.gz
 set -eu
 STAGE=initramfs
 . "$(dirname "$0")/lib.sh"
@@ -17,6 +17,11 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,proc,sys,dev,tmp,run,etc}
 cp /bin/busybox "$root/bin/busybox"
 install -m 755 "$REPO/harness/guest/init" "$root/init"
 install -m 755 "$REPO/harness/guest/timeout" "$root/usr/bin/timeout"
+# make bench's network case: a static program, as the guest has no libc.
+mkdir -p "$BUILD/guest"
+gcc -static -O2 -Wall -o "$BUILD/guest/udpbench" "$REPO/harness/guest/udpbench.c" ||
+	die "harness/guest/udpbench.c does not build"
+install -m 755 "$BUILD/guest/udpbench" "$root/usr/bin/udpbench"
 
 # Kernel modules of this profile, plus ours built against it.
 cp -a "$out/modroot/lib/modules" "$root/lib/"
