@@ -7,10 +7,10 @@
  * mm/slub_lifecycle.c (caches and nodes as they come and go),
  * mm/slub_sync.c (slub_fastpath=, slub_pair=), mm/slub_cache.c (cache
  * geometry) and mm/slub_introspect.c (read-only views of a cache).  The
- * other mm/slub_*.c files are parts on top of it, each under a heading
- * below: they call the services the engine declares here, and the engine
- * reaches a part only through the hooks declared with it, which are stubs
- * where the configuration leaves the part out.
+ * other mm/slub_*.c files are parts on top of it: they call the services
+ * the engine declares here, and the engine reaches a part only through
+ * the hooks declared here with it, which are stubs where the
+ * configuration leaves the part out.
  */
 #ifndef MM_SLUB_INTERNAL_H
 #define MM_SLUB_INTERNAL_H
