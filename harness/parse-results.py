@@ -318,6 +318,21 @@ def allocator_name(banner):
     return "upstream " + banner if banner == "SLAB" else banner[:40]
 
 
+def boot_failure(lines, rc):
+    """Why the guest did not finish, in words a CI log tail can show."""
+    if rc in (124, 137):
+        return "timeout"
+    for l in lines:
+        if "Kernel panic - not syncing" in l:
+            return "panic: " + l.split("not syncing:", 1)[1].strip()[:100]
+    if not any(l.startswith("HARNESS: boot ok") for l in lines):
+        return "never reached userspace (exit %d)" % rc
+    for l in lines:
+        if SPLAT.search(l):
+            return "stopped after: " + l.strip()[:100]
+    return "stopped before the end of its suite (exit %d)" % rc
+
+
 def main():
     variant, path, rc = sys.argv[1], sys.argv[2], int(sys.argv[3])
     try:
@@ -328,7 +343,8 @@ def main():
     alloc = [l.split("HARNESS: allocator: ", 1)[1].strip()
              for l in lines if "HARNESS: allocator: " in l]
     detail = allocator_name(alloc[0]) if alloc else ""
-    out = [("PASS", "boot", detail) if rc == 0 else ("FAIL", "boot", "see " + path)]
+    out = [("PASS", "boot", detail) if rc == 0 else
+           ("FAIL", "boot", boot_failure(lines, rc) + "; see " + path)]
     parse_console(lines, out)
     parse_kunit(lines, out)
     parse_kselftest(lines, out)

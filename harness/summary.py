@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Print the results of make check as one table per variant, the skips
-grouped by the reason harness/manifest.conf gives for them, and the total.
+grouped by the reason harness/manifest.conf gives for them, the failures
+again, and the total.
 
 Exit status 1 if anything failed or no test ran at all.
 """
@@ -39,6 +40,16 @@ def main():
                                    key=lambda kv: -sum(kv[1].values())):
             print("  %4d  %s" % (sum(per_var.values()), why))
             print("        %s" % ", ".join("%s %d" % vn for vn in per_var.items()))
+        print()
+    # Last before the totals, so that the tail of a CI log shows them.
+    failed = [(var, test, detail) for var, rows in variants.items()
+              for st, test, detail in rows if st == "FAIL"]
+    if failed:
+        print("Failed:")
+        for var, test, detail in failed[:40]:
+            print("  %s  %s  %s" % (var, test, detail[:160]))
+        if len(failed) > 40:
+            print("  ... and %d more, in the tables above" % (len(failed) - 40))
         print()
     print("%d passed, %d failed, %d skipped" %
           (total["PASS"], total["FAIL"], total["SKIP"]))
