@@ -146,6 +146,16 @@
  * CONFIG_PREEMPTION the tid is also unique per cpu (low bits = cpu
  * number), so a fastpath migrated to another cpu fails too; without it a
  * fastpath cannot migrate.
+ *
+ * The reads before a commit race with other cpus by design, and are
+ * marked so that KCSAN, which instruments these files, reports only
+ * races nobody intended: READ_ONCE() for the words a commit compares
+ * (pcpu->tid, pcpu->freelist, pcpu->slab, the slab pair) and for values
+ * read without the lock that guards their writes (kn->nr_partial, the
+ * sysfs tunables min_partial, cpu_partial_slabs and
+ * remote_node_defrag_ratio); data_race() for the free pointer that the
+ * alloc fastpath reads ahead of its commit, in an object another cpu
+ * may own by then, and for statistics summed over cpus.
  */
 
 /**
@@ -266,7 +276,8 @@ static inline unsigned long tid_next(unsigned long tid)
 /*
  * The alloc fastpath may read the free pointer of an object that another
  * cpu allocated meanwhile (its commit then fails).  With debug_pagealloc
- * the page may even be unmapped, so read it without faulting.
+ * the page may even be unmapped, so read it without faulting.  The read
+ * races with the new owner's writes by design (THEORY 4): data_race().
  */
 static __always_inline void *obj_next_speculative(const struct kmem_cache *cache,
 						  void *obj)
@@ -274,10 +285,13 @@ static __always_inline void *obj_next_speculative(const struct kmem_cache *cache
 	unsigned long slot = fp_slot(cache, obj);
 	void *raw;
 
-	if (!debug_pagealloc_enabled_static())
-		return fp_code(cache, *(void **)slot, slot);
-	if (copy_from_kernel_nofault(&raw, (void *)slot, sizeof(raw)))
-		return NULL;
+	if (debug_pagealloc_enabled_static()) {
+		if (copy_from_kernel_nofault(&raw, (void *)slot, sizeof(raw)))
+			return NULL;
+	} else {
+		/* Stale if another cpu owns @obj by now: the commit fails. */
+		raw = data_race(*(void **)slot);
+	}
 	return fp_code(cache, raw, slot);
 }
 
@@ -605,7 +619,7 @@ static inline bool pfmemalloc_ok(const struct slab *slab, gfp_t gfp)
 static inline unsigned int cpu_partial_limit(const struct kmem_cache *cache)
 {
 #ifdef CONFIG_SLUB_CPU_PARTIAL
-	return cache->cpu_partial_slabs;
+	return READ_ONCE(cache->cpu_partial_slabs);
 #else
 	return 0;
 #endif /* CONFIG_SLUB_CPU_PARTIAL */
@@ -854,7 +868,7 @@ void slab_unfreeze(struct kmem_cache *cache, struct slab *slab, void *head)
 		stat(cache, DEACTIVATE_FULL);
 		return;
 	}
-	if (!new.cnt.inuse && kn->nr_partial >= cache->min_partial) {
+	if (!new.cnt.inuse && kn->nr_partial >= READ_ONCE(cache->min_partial)) {
 		spin_unlock_irqrestore(&kn->list_lock, flags);
 		stat(cache, DEACTIVATE_EMPTY);
 		slab_discard(cache, slab);
@@ -892,7 +906,7 @@ static void cpu_partial_park(struct kmem_cache *cache, struct slab *slab)
 	local_lock_irqsave(&cache->cpu_slab->lock, flags);
 	pcpu = this_cpu_ptr(cache->cpu_slab);
 	head = pcpu->partial;
-	if (head && head->slabs >= cache->cpu_partial_slabs) {
+	if (head && head->slabs >= READ_ONCE(cache->cpu_partial_slabs)) {
 		spill = head;
 		head = NULL;
 	}
@@ -1084,8 +1098,11 @@ static void *any_partial_take(struct kmem_cache *cache, struct kmem_cache_cpu *p
 	int node, prev;
 	void *chain;
 
-	/* The ratio (0..1000) throttles how often we look elsewhere. */
-	if (get_cycles() % 1024 >= cache->remote_node_defrag_ratio)
+	/*
+	 * The ratio (0..1000) throttles how often we look elsewhere; sysfs
+	 * may change it meanwhile.
+	 */
+	if (get_cycles() % 1024 >= READ_ONCE(cache->remote_node_defrag_ratio))
 		return NULL;
 	do {
 		cookie = read_mems_allowed_begin();
@@ -1100,7 +1117,7 @@ static void *any_partial_take(struct kmem_cache *cache, struct kmem_cache_cpu *p
 			kn = get_node(cache, node);
 			if (!kn || node == numa_mem_id() ||
 			    !cpuset_zone_allowed(zone, gfp) ||
-			    READ_ONCE(kn->nr_partial) <= cache->min_partial)
+			    READ_ONCE(kn->nr_partial) <= READ_ONCE(cache->min_partial))
 				continue;
 			chain = node_partial_take(cache, kn, pcpu, gfp, taken);
 			if (chain)
@@ -1451,7 +1468,7 @@ static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
 		return;
 	}
 
-	if (!new.cnt.inuse && kn->nr_partial >= cache->min_partial) {
+	if (!new.cnt.inuse && kn->nr_partial >= READ_ONCE(cache->min_partial)) {
 		if (!was_full) {
 			node_del_partial(kn, slab);
 			stat(cache, FREE_REMOVE_PARTIAL);

@@ -1105,7 +1105,7 @@ void slub_debug_free(struct kmem_cache *cache, struct slab *slab, void *head,
 		slab_mark_full_locked(kn, slab);
 	}
 	/* The slab counts among nr_partial, as on the other paths. */
-	if (!p.cnt.inuse && kn->nr_partial >= cache->min_partial) {
+	if (!p.cnt.inuse && kn->nr_partial >= READ_ONCE(cache->min_partial)) {
 		node_del_partial(kn, slab);
 		spin_unlock_irqrestore(&kn->list_lock, flags);
 		slab_release_checks(cache, slab);

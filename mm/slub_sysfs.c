@@ -407,7 +407,11 @@ static ssize_t slabs_cpu_partial_show(struct kmem_cache *cache, char *buf)
 SLAB_ATTR_RO(slabs_cpu_partial);
 
 #ifdef CONFIG_SLUB_STATS
-/* "<sum> C<cpu>=<count> ..." over the online cpus that counted any. */
+/*
+ * "<sum> C<cpu>=<count> ..." over the online cpus that counted any.  The
+ * counters are read and reset while their cpus count on (stat(), a
+ * per-cpu increment): a racy snapshot by design, hence data_race().
+ */
 static ssize_t stat_show(struct kmem_cache *cache, char *buf,
 			 enum stat_item item)
 {
@@ -415,11 +419,14 @@ static ssize_t stat_show(struct kmem_cache *cache, char *buf,
 	unsigned int v;
 	int len, cpu;
 
-	for_each_online_cpu(cpu)
-		sum += per_cpu_ptr(cache->cpu_slab, cpu)->stat[item];
+	for_each_online_cpu(cpu) {
+		/* Another cpu's counter, as it counts on. */
+		sum += data_race(per_cpu_ptr(cache->cpu_slab, cpu)->stat[item]);
+	}
 	len = sysfs_emit(buf, "%lu", sum);
 	for_each_online_cpu(cpu) {
-		v = per_cpu_ptr(cache->cpu_slab, cpu)->stat[item];
+		/* Another cpu's counter, as it counts on. */
+		v = data_race(per_cpu_ptr(cache->cpu_slab, cpu)->stat[item]);
 		if (v)
 			len += sysfs_emit_at(buf, len, " C%d=%u", cpu, v);
 	}
@@ -435,7 +442,7 @@ static ssize_t stat_clear(struct kmem_cache *cache, const char *buf,
 	if (buf[0] != '0')
 		return -EINVAL;
 	for_each_online_cpu(cpu)
-		per_cpu_ptr(cache->cpu_slab, cpu)->stat[item] = 0;
+		WRITE_ONCE(per_cpu_ptr(cache->cpu_slab, cpu)->stat[item], 0);
 	return len;
 }
 
