@@ -71,22 +71,24 @@ if [ "$boot" != 0 ]; then
 	echo "skip * * a step of the series before what the test checks" >"$steps/manifest.conf"
 fi
 
-# Boot the kernel of step $1; prints "ok P/F/S" (passed, failed, skipped)
-# or why it failed.
-step_boot() {
-	local i=$1 rc=0
+# Boot the kernel of step $i, built in $out, as make check boots a
+# variant: BUILD=$1 for initramfs.sh and run-qemu.sh (where the
+# kselftests come from), variant name $2, console log $3, results $4,
+# manifest $5 (empty: harness/manifest.conf).  Prints passed/failed/
+# skipped, or the stage that failed; fails on a FAIL.
+boot_tree() {
+	local bdir=$1 name=$2 clog=$3 results=$4 manifest=$5 rc=0
 	rm -rf "$out/modroot"
 	kmake "$tree" "$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
-		modules_install >>"$blogs/build-$i.log" 2>&1 || { echo "modules_install FAILED"; return 1; }
-	BUILD=$steps "$REPO/harness/initramfs.sh" series >"$blogs/boot-$i.log" 2>&1 ||
-		{ echo "initramfs FAILED"; return 1; }
-	BUILD=$steps "$REPO/harness/run-qemu.sh" series "$blogs/console-$i.log" -s 2 -m 512M \
+		modules_install >>"$blogs/build-$i.log" 2>&1 || { echo "modules_install failed"; return 1; }
+	BUILD=$bdir "$REPO/harness/initramfs.sh" series >>"$blogs/boot-$i.log" 2>&1 ||
+		{ echo "initramfs failed"; return 1; }
+	BUILD=$bdir "$REPO/harness/run-qemu.sh" series "$clog" -s 2 -m 512M \
 		-u check >>"$blogs/boot-$i.log" 2>&1 || rc=$?
-	MANIFEST=$steps/manifest.conf "$REPO/harness/parse-results.py" "step-$i" \
-		"$blogs/console-$i.log" "$rc" >"$blogs/results-$i.tsv"
+	MANIFEST=$manifest "$REPO/harness/parse-results.py" "$name" "$clog" "$rc" >"$results"
 	awk -F'\t' '{ n[$1]++ } END {
-		printf "%s %d/%d/%d\n", n["FAIL"] ? "FAILED" : "ok", n["PASS"], n["FAIL"], n["SKIP"]
-		exit n["FAIL"] ? 1 : 0 }' "$blogs/results-$i.tsv"
+		printf "%d/%d/%d\n", n["PASS"], n["FAIL"], n["SKIP"]
+		exit n["FAIL"] ? 1 : 0 }' "$results"
 }
 
 # checkpatch's SPDX check runs scripts/spdxcheck.py with the python3 of
@@ -141,7 +143,11 @@ for p in $patches; do
 	if [ $built = 1 ] && [ "$boot" != 0 ]; then
 		if [ "$p" = "$last" ]; then
 			booted="below"
-		elif ! booted=$(step_boot "$i"); then
+		elif booted=$(boot_tree "$steps" "step-$i" "$blogs/console-$i.log" \
+				"$blogs/results-$i.tsv" "$steps/manifest.conf"); then
+			booted="ok $booted"
+		else
+			booted="FAILED $booted"
 			failed=1
 		fi
 	fi
@@ -197,19 +203,16 @@ if [ $failed = 0 ]; then
 	fi
 fi
 
-# Boot the kernel of the last patch with the harness's runner.
+# Boot the kernel of the last patch, held to harness/manifest.conf.
 if [ $failed = 0 ] && [ "$boot" != 0 ]; then
-	kmake "$tree" "$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
-		modules_install >>"$blogs/build-$i.log" 2>&1 || die "modules_install failed"
-	BUILD=$CB "$REPO/harness/initramfs.sh" series
 	clog=$blogs/console-series.log
-	rc=0
-	BUILD=$CB "$REPO/harness/run-qemu.sh" series "$clog" -s 2 -m 512M -u check || rc=$?
-	"$REPO/harness/parse-results.py" series-am "$clog" "$rc" >"$CB/results.tsv"
-	counts=$(awk -F'\t' '{ n[$1]++ } END {
-		printf "%d passed, %d failed, %d skipped", n["PASS"], n["FAIL"], n["SKIP"] }' "$CB/results.tsv")
-	echo "boot of the git am'd tree (2 vCPUs, 512M): $counts (${clog#$REPO/})" | tee -a "$report"
-	{ [ $rc = 0 ] && ! grep -q '^FAIL' "$CB/results.tsv"; } || failed=1
+	if counts=$(boot_tree "$CB" series-am "$clog" "$CB/results.tsv" ""); then
+		st=ok
+	else
+		st=FAILED failed=1
+	fi
+	echo "boot of the git am'd tree (2 vCPUs, 512M): $st $counts passed/failed/skipped (${clog#$REPO/}, ${blogs#$REPO/}/boot-$i.log)" |
+		tee -a "$report"
 fi
 
 echo "report: ${report#$REPO/}"
