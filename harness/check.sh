@@ -67,7 +67,11 @@ for p in $profiles; do
 	done
 done
 echo "$variants" | while read -r name profile vcpus mem numa extra; do
-	opts=(-s "$vcpus" -m "$mem" -u check)
+	# harness.suite=NAME on a variant's command line runs that suite of
+	# guest/init instead of check (the distribution profile's "distro").
+	suite=$(echo "$extra" | sed -n 's/.*harness\.suite=\([a-z]*\).*/\1/p')
+	extra=$(echo "$extra" | sed 's/ *harness\.suite=[a-z]*//')
+	opts=(-s "$vcpus" -m "$mem" -u "${suite:-check}")
 	# harness.timeout=N on a variant's command line raises the boot's
 	# hard timeout (run-qemu.sh -t, 600 s by default).
 	tmo=$(echo "$extra" | sed -n 's/.*harness\.timeout=\([0-9]*\).*/\1/p')

@@ -17,6 +17,7 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,proc,sys,dev,tmp,run,etc}
 cp /bin/busybox "$root/bin/busybox"
 install -m 755 "$REPO/harness/guest/init" "$root/init"
 install -m 755 "$REPO/harness/guest/timeout" "$root/usr/bin/timeout"
+install -m 755 "$REPO/harness/guest/workload" "$root/usr/bin/workload"
 # make bench's network case: a static program, as the guest has no libc.
 # Built once, not per profile: it does not depend on the kernel.
 mkdir -p "$BUILD/guest"

@@ -19,6 +19,8 @@ where STATUS is PASS, FAIL or SKIP.  Results are:
     kind written "<kind>?" may appear or not;
   - every KUnit case (KTAP from debugfs), as kunit:<suite>:<case>; a suite
     with fewer results than its plan fails;
+  - every "HARNESS: result STATUS TEST DETAIL" line of a guest script
+    (the distribution profile's workload parts, test_meminit);
   - every kselftest result (TAP from run_kselftest.sh), as
     kselftest:<program>:<description>; a program that failed without a
     failing subtest (crash, timeout), or that reported fewer results than
@@ -39,7 +41,8 @@ SPLAT = re.compile(r"(\bBUG[: ]|WARNING:|Oops|general protection fault|"
                    r"possible recursive locking|possible circular locking|"
                    r"inconsistent lock state|sleeping function called|"
                    r"Bad page state|INFO: task .* blocked|"
-                   r"list_(add|del) corruption|refcount_t:)")
+                   r"list_(add|del) corruption|refcount_t:|"
+                   r"sysfs: cannot create duplicate|kobject_add_internal failed)")
 # Reports, by kind, for the expected regions; the first match names a
 # line.  Lines of no kind outside a region that match SPLAT are reports
 # of the kind "splat".
@@ -182,6 +185,18 @@ def parse_kselftest(lines, out):
             out.append(("FAIL", "kselftest:%s" % prog,
                         "plan of %d tests, %d results" % (plan, len(inner))))
         inner, plan, skip_all = [], None, ""
+
+
+RESULT = re.compile(r"^HARNESS: result (PASS|FAIL|SKIP) (\S+)\s*(.*)$")
+
+
+def parse_results(lines, out):
+    """The "HARNESS: result STATUS TEST DETAIL" lines of guest scripts (the
+    distribution profile's workload, test_meminit)."""
+    for raw in lines:
+        m = RESULT.match(raw.strip())
+        if m:
+            out.append((m.group(1), m.group(2), m.group(3).strip()))
 
 
 def report_kind(line):
@@ -409,6 +424,7 @@ def main():
     parse_console(lines, out)
     parse_kunit(lines, out)
     parse_kselftest(lines, out)
+    parse_results(lines, out)
     manifest = os.environ.get("MANIFEST") or os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "manifest.conf")
     out = apply_manifest(variant, out, load_manifest(manifest))

@@ -92,6 +92,15 @@ def main():
     else:
         layout = "unpadded (no CONFIG_HAVE_ALIGNED_STRUCT_PAGE)"
     print("  %-18s %s" % ("page layout", layout))
+    # What MEMCG does to the 56-byte choice (the Kconfig help says it too).
+    if config_value(config, "CONFIG_MEMCG") == "y":
+        print("  %-18s %s" % ("MEMCG", "on: memcg_data fills struct page's last word, so "
+                              "struct page is 64 bytes"))
+        print("  %-18s %s" % ("", "with either layout and the 56-byte choice saves nothing"))
+    elif config_value(config, "CONFIG_STRUCT_PAGE_INTERNAL_ALIGN") == "y":
+        print("  %-18s %s" % ("MEMCG", "off: struct page is 56 bytes, 8 bytes per 4 KiB page "
+                              "(2 MiB per GiB) less than"))
+        print("  %-18s %s" % ("", "the aligned layout; with MEMCG on both would be 64"))
     for l in page + memmap:
         print("  %-18s %s" % ("struct page" if "sizeof" in l else "memmap", l.split(": ", 1)[1]))
     print("  boot memory        %s" % (memory[0] if memory else "(no Memory: line)"))
