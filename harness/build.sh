@@ -97,13 +97,13 @@ esac
 touch "$out/.harness-start"
 progress "$t0" "$expect" &
 ppid=$!
-trap 'kill $ppid 2>/dev/null' EXIT
+trap 'kill $ppid 2>/dev/null || true' EXIT
 if ! kmake "$src" "$out" -j"$JOBS" bzImage modules >>"$blog" 2>&1; then
 	grep -E 'error|Error' "$blog" | tail -n 20
 	tail -n 20 "$blog"
 	die "$profile: kernel build failed (log: $blog)"
 fi
-kill $ppid 2>/dev/null
+kill $ppid 2>/dev/null || true
 find "$out" -name '*.o' | wc -l >"$out/.harness-objects"
 rm -rf "$out/modroot"
 kmake "$src" "$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
