@@ -93,10 +93,13 @@ def main():
         layout = "unpadded (no CONFIG_HAVE_ALIGNED_STRUCT_PAGE)"
     print("  %-18s %s" % ("page layout", layout))
     # What MEMCG does to the 56-byte choice (the Kconfig help says it too).
+    choice = any(config_value(config, "CONFIG_STRUCT_PAGE_" + c) == "y"
+                 for c in ("INTERNAL_ALIGN", "ALIGNED"))
     if config_value(config, "CONFIG_MEMCG") == "y":
         print("  %-18s %s" % ("MEMCG", "on: memcg_data fills struct page's last word, so "
                               "struct page is 64 bytes"))
-        print("  %-18s %s" % ("", "with either layout and the 56-byte choice saves nothing"))
+        if choice:
+            print("  %-18s %s" % ("", "with either layout: the 56-byte choice saves nothing"))
     elif config_value(config, "CONFIG_STRUCT_PAGE_INTERNAL_ALIGN") == "y":
         print("  %-18s %s" % ("MEMCG", "off: struct page is 56 bytes, 8 bytes per 4 KiB page "
                               "(2 MiB per GiB) less than"))
