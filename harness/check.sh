@@ -70,7 +70,7 @@ echo "$variants" | while read -r name profile vcpus mem numa extra; do
 	# harness.suite=NAME on a variant's command line runs that suite of
 	# guest/init instead of check (the distribution profile's "distro").
 	suite=$(echo "$extra" | sed -n 's/.*harness\.suite=\([a-z]*\).*/\1/p')
-	extra=$(echo "$extra" | sed 's/ *harness\.suite=[a-z]*//')
+	extra=$(echo "$extra" | sed -e 's/ *harness\.suite=[a-z]*//' -e 's/^ *//')
 	opts=(-s "$vcpus" -m "$mem" -u "${suite:-check}")
 	# harness.timeout=N on a variant's command line raises the boot's
 	# hard timeout (run-qemu.sh -t, 600 s by default).

@@ -195,6 +195,20 @@ SLAB_FLAG_ATTR(poison, SLAB_POISON);
 SLAB_FLAG_ATTR(store_user, SLAB_STORE_USER);
 #endif /* CONFIG_SLUB_DEBUG */
 
+/* Set or clear one flag of a cache as "1" or "0" written to its file. */
+static ssize_t __maybe_unused flag_store(struct kmem_cache *cache,
+					 const char *buf, size_t len,
+					 slab_flags_t flag)
+{
+	if (buf[0] == '1')
+		WRITE_ONCE(cache->flags, cache->flags | flag);
+	else if (buf[0] == '0')
+		WRITE_ONCE(cache->flags, cache->flags & ~flag);
+	else
+		return -EINVAL;
+	return len;
+}
+
 #ifdef CONFIG_FAILSLAB
 static ssize_t failslab_show(struct kmem_cache *cache, char *buf)
 {
@@ -208,16 +222,28 @@ static ssize_t failslab_store(struct kmem_cache *cache, const char *buf,
 	/* A merged cache would switch its other users too. */
 	if (cache->refcount > 1)
 		return -EINVAL;
-	if (buf[0] == '1')
-		WRITE_ONCE(cache->flags, cache->flags | SLAB_FAILSLAB);
-	else if (buf[0] == '0')
-		WRITE_ONCE(cache->flags, cache->flags & ~SLAB_FAILSLAB);
-	else
-		return -EINVAL;
-	return len;
+	return flag_store(cache, buf, len, SLAB_FAILSLAB);
 }
 SLAB_ATTR_RW(failslab);
 #endif /* CONFIG_FAILSLAB */
+
+#ifdef CONFIG_KFENCE
+static ssize_t skip_kfence_show(struct kmem_cache *cache, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", !!(cache->flags & SLAB_SKIP_KFENCE));
+}
+
+/*
+ * Keep KFENCE from sampling this cache (kfence_alloc() tests the flag),
+ * as upstream SLUB's file of the same name does; merged caches share it.
+ */
+static ssize_t skip_kfence_store(struct kmem_cache *cache, const char *buf,
+				 size_t len)
+{
+	return flag_store(cache, buf, len, SLAB_SKIP_KFENCE);
+}
+SLAB_ATTR_RW(skip_kfence);
+#endif /* CONFIG_KFENCE */
 
 #ifdef CONFIG_NUMA
 static ssize_t remote_node_defrag_ratio_show(struct kmem_cache *cache,
@@ -614,6 +640,9 @@ static struct attribute *cache_attrs[] = {
 #ifdef CONFIG_FAILSLAB
 	&failslab_attr.attr,
 #endif /* CONFIG_FAILSLAB */
+#ifdef CONFIG_KFENCE
+	&skip_kfence_attr.attr,
+#endif /* CONFIG_KFENCE */
 	NULL
 };
 
