@@ -266,16 +266,13 @@ else
 	expect="$expect bug-poison bug-double-free"
 fi
 # An object KFENCE sampled would be KFENCE's to report, not the slab
-# checks' (at a 5 ms sample interval it took the write after free):
-# KFENCE samples nothing while the misuses run, then as before.
-kfence=/sys/module/kfence/parameters/sample_interval
-interval=$(cat $kfence 2>/dev/null)
-[ "${interval:-0}" != 0 ] && echo 0 >$kfence
+# checks' (at a 5 ms sample interval it took the write after free).
+kfence_pause
 echo "<3>HARNESS: expect-splat-begin slub_debug_test $expect" >/dev/kmsg
 modprobe $MOD phase=debug >/dev/null 2>&1
 status=$?
 echo "<3>HARNESS: expect-splat-end slub_debug_test" >/dev/kmsg
-[ "${interval:-0}" != 0 ] && echo "$interval" >$kfence
+kfence_resume
 rmmod $MOD >/dev/null 2>&1
 log=$(dmesg | tail -n +$((before + 1)))
 

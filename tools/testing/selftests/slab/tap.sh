@@ -27,3 +27,24 @@ skip_all() {
 	echo "1..0 # SKIP $*"
 	exit $KSFT_SKIP
 }
+
+# KFENCE takes the objects it samples out of the allocator's hands: they
+# live outside the cache's slabs, and a misuse of one is KFENCE's to
+# report.  kfence_pause stops its sampling (sample_interval 0) for a test
+# that counts or misuses objects; kfence_resume puts the interval back.
+# Without KFENCE both do nothing.
+KFENCE_INTERVAL=/sys/module/kfence/parameters/sample_interval
+kfence_interval=
+
+kfence_pause() {
+	kfence_interval=$(cat $KFENCE_INTERVAL 2>/dev/null)
+	if [ "${kfence_interval:-0}" != 0 ]; then
+		echo 0 >$KFENCE_INTERVAL
+	fi
+}
+
+kfence_resume() {
+	if [ "${kfence_interval:-0}" != 0 ]; then
+		echo "$kfence_interval" >$KFENCE_INTERVAL
+	fi
+}

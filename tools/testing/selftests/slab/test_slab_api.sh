@@ -209,9 +209,7 @@ fi
 # 4-6: objects held in the stress cache after kmem_cache_shrink().  An
 # object KFENCE sampled lives outside the cache's slabs, and slabinfo
 # would miss it: KFENCE samples nothing until they are counted.
-kfence=/sys/module/kfence/parameters/sample_interval
-interval=$(cat $kfence 2>/dev/null)
-[ "${interval:-0}" != 0 ] && echo 0 >$kfence
+kfence_pause
 if load stress hold="$HOLD" seconds=2 ops=0; then
 	ok "$MOD stress hold=$HOLD"
 	if [ ! -r /proc/slabinfo ]; then
@@ -239,7 +237,7 @@ else
 	not_ok "slabinfo $CACHE active_objs (module did not load)"
 	not_ok "rmmod destroys $CACHE (module did not load)"
 fi
-[ "${interval:-0}" != 0 ] && echo "$interval" >$kfence
+kfence_resume
 
 # 7: names reused at once, by caches of every kind
 if [ ! -d /sys/kernel/slab ]; then
