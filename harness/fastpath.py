@@ -14,6 +14,16 @@ an increment of the per-cpu preempt count, and no lock prefix anywhere.
 Both: no cli, sti, pushf or popf anywhere in the function.  Exit status
 1 if a check fails.
 
+With MEMCG, memcg's charge hook is inlined into kmem_cache_alloc: for an
+accounted allocation it takes a reference on the current task's objcg
+and drops it with a locked decrement if the charge fails.  That path is
+memcg's, taken only by __GFP_ACCOUNT and SLAB_ACCOUNT allocations, and
+upstream's kmem_cache_alloc has it too.  So the checks skip exactly the
+instructions that the function's control flow graph (jumps, and static
+key sites from __jump_table) reaches only through the call to
+get_obj_cgroup_from_current(), and the listing marks them "memcg".
+Every other instruction, reachable or not, is checked.
+
 With --compare, print instead whether the two kernels' functions are the
 same instruction for instruction once addresses are stripped, and the
 differences when they are not.
@@ -26,6 +36,9 @@ import sys
 
 X86_FEATURE_CX16 = 4 * 32 + 13      # arch/x86/include/asm/cpufeatures.h
 ALT_ENTRY = struct.Struct("<iiHBB")  # struct alt_instr in 6.1
+JUMP_ENTRY = struct.Struct("<iiq")   # struct jump_entry, relative, in 6.1
+# Calls that start memcg's charge hook (memcg_slab_pre_alloc_hook()).
+MEMCG_HOOK = re.compile(r"call\s+\S+\s+<get_obj_cgroup_from_current>")
 FORBIDDEN = re.compile(r"\b(cli|sti|pushf|pushfq|popf|popfq)\b")
 
 
@@ -52,6 +65,72 @@ def alternatives(vmlinux):
         yield addr + i + ioff, ilen, feat, addr + i + 4 + roff, rlen
 
 
+def symbol(vmlinux, name):
+    out = subprocess.run(["nm", vmlinux], check=True, capture_output=True,
+                         text=True).stdout
+    m = re.search(r"^([0-9a-f]+) \S %s$" % re.escape(name), out, re.M)
+    return int(m.group(1), 16) if m else None
+
+
+def jump_labels(vmlinux):
+    """Yield (site, target) of every static key site.  The table is in
+    the kernel's data between __start___jump_table and
+    __stop___jump_table, not a section of its own."""
+    start = symbol(vmlinux, "__start___jump_table")
+    stop = symbol(vmlinux, "__stop___jump_table")
+    if start is None or stop is None:
+        return
+    for addr, off, size in sections(vmlinux).values():
+        if addr and addr <= start and stop <= addr + size:
+            break
+    else:
+        return
+    with open(vmlinux, "rb") as f:
+        f.seek(off + start - addr)
+        data = f.read(stop - start)
+    for i in range(0, len(data) - JUMP_ENTRY.size + 1, JUMP_ENTRY.size):
+        code, target, _ = JUMP_ENTRY.unpack_from(data, i)
+        yield start + i + code, start + i + 4 + target
+
+
+def reachable(insns, labels, stop=None):
+    """Addresses of insns reachable from the first one.  Edges: fall
+    through, direct jumps inside the function, static key sites.  An
+    instruction matching stop ends its path.  An indirect jump makes
+    everything reachable."""
+    index = {a: i for i, (a, _) in enumerate(insns)}
+    seen = set()
+    work = [0]
+    while work:
+        i = work.pop()
+        if i in seen or i >= len(insns):
+            continue
+        seen.add(i)
+        a, text = insns[i]
+        if stop and stop.match(text):
+            continue
+        if a in labels:
+            # A static key site is a jmp or a nop, patched at run time:
+            # either way it may go on or jump.
+            work += [index[t] for t in labels[a] if t in index]
+            work.append(i + 1)
+            continue
+        m = re.match(r"(?:notrack\s+|bnd\s+)?(j[a-z]+)\s+(\*?)([0-9a-f]*)",
+                     text)
+        if m and m.group(2):
+            return {a for a, _ in insns}
+        if m:
+            target = int(m.group(3), 16) if m.group(3) else None
+            if target in index:
+                work.append(index[target])
+            if m.group(1) == "jmp":
+                continue
+        elif re.match(r"(ret|retq)\b", text):
+            continue
+        work.append(i + 1)
+    return {insns[i][0] for i in seen}
+
+
 def disasm(vmlinux, start=None, stop=None, func=None):
     cmd = ["objdump", "-d", "--no-show-raw-insn", vmlinux]
     if func:
@@ -73,17 +152,20 @@ def normalise(text):
     return re.sub(r"\s+", " ", text)
 
 
-def show(vmlinux, func, alts):
+def show(vmlinux, func, alts, labels):
     insns = disasm(vmlinux, func=func)
     if not insns:
         print("%s: not found in %s" % (func, vmlinux))
         return False
-    lo, hi = insns[0][0], insns[-1][0] + 16
     ok = True
     gs_cx16 = 0
     preempt_inc = 0
+    memcg = reachable(insns, labels) - reachable(insns, labels, MEMCG_HOOK)
     print("%s:" % func)
     for a, text in insns:
+        if a in memcg:
+            print("  %x  %-50s memcg" % (a, text))
+            continue
         print("  %x  %s" % (a, text))
         if FORBIDDEN.search(text):
             print("  ^^^ forbidden on the fastpath")
@@ -105,6 +187,11 @@ def show(vmlinux, func, alts):
                 if r.startswith("lock"):
                     print("  ^^^ lock prefix in a per-cpu commit")
                     ok = False
+    if memcg:
+        locked = sum(1 for a, t in insns if a in memcg and t.startswith("lock"))
+        print("  => %d instructions only on memcg's charge path (accounted "
+              "allocations), %d of them lock-prefixed, not checked"
+              % (len(memcg), locked))
     print("  => %d per-cpu cmpxchg16b (%%gs, CX16 alternative), array path "
           "%s, %s" % (gs_cx16,
                       "with preemption off" if preempt_inc else "MISSING",
@@ -138,9 +225,12 @@ def main(argv):
     if other:
         return 0 if compare(vmlinux, other, funcs) else 1
     alts = list(alternatives(vmlinux))
+    labels = {}
+    for site, target in jump_labels(vmlinux):
+        labels.setdefault(site, []).append(target)
     ok = True
     for func in funcs:
-        ok = show(vmlinux, func, alts) and ok
+        ok = show(vmlinux, func, alts, labels) and ok
     return 0 if ok else 1
 
 
