@@ -4,7 +4,7 @@
 
 H := harness
 
-.PHONY: all check check-full check-mutants badinput layouts bench shell tree kernel fastpath \
+.PHONY: all check check-full check-mutants badinput layouts bench datagram-trace shell tree kernel fastpath \
 	series series-check clean distclean help
 
 all:
@@ -27,6 +27,9 @@ layouts:
 
 bench:
 	@$(H)/bench.sh
+
+datagram-trace:
+	@$(H)/datagram-trace.sh
 
 shell:
 	@$(H)/build.sh $(or $(PROFILE),series) && $(H)/kselftest.sh && \
@@ -66,6 +69,7 @@ help:
 	@echo "make badinput   misuses of the slab API, upstream SLUB against the series"
 	@echo "make layouts    compare both struct page layouts: fastpath code, reserved at MEM (8G)"
 	@echo "make bench      our allocator against upstream SLUB and SLAB: build/bench/report.md (QUICK=1: reduced)"
+	@echo "make datagram-trace  one UDP datagram of each bench kernel, instructions by function (KERNELS=, CASE=)"
 	@echo "make shell      boot the series to an interactive shell"
 	@echo "make kernel     build one profile (PROFILE=series|series-aligned|pristine)"
 	@echo "make fastpath   disassemble and check the kmem_cache_alloc/free fastpaths"

@@ -35,6 +35,9 @@ libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
 python3-git:/usr/lib/python3/dist-packages/git
 python3-docutils:/usr/lib/python3/dist-packages/docutils"
 
+# make datagram-trace: the guest is single-stepped through QEMU's gdbstub.
+[ "${1:-}" = trace ] && want="$want gdb:gdb"
+
 missing=
 for w in $want; do
 	pkg=${w%%:*}

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make datagram-trace: where the instructions of one UDP datagram go, by
+# function, on each bench kernel.
+#
+# Boots each kernel of KERNELS (bench profiles; default the five of make
+# bench) under -icount on one vCPU with QEMU's gdbstub, lets udpbench
+# (CASE, one datagram in flight: 64x1 or 1400x1) send SKIP datagrams,
+# then single-steps the guest from one udp_sendmsg() entry to the next:
+# one datagram sent and received, system calls and user space included.
+# The total is make bench's icount figure for the case to the
+# instruction.  Prints the functions whose counts differ between the
+# kernels, with the totals; per-kernel counts in build/bench/trace/.
+set -eu
+STAGE=trace
+. "$(dirname "$0")/lib.sh"
+
+kernels=${KERNELS:-bench-aligned bench-internal bench-slub bench-slub56 bench-slab}
+case=${CASE:-64x1}
+skip=${SKIP:-1500}
+case $case in
+*x1) ;;
+*) die "CASE=$case: one datagram in flight only (64x1, 1400x1), so that one udp_sendmsg() to the next is one datagram" ;;
+esac
+out=$BUILD/bench/trace
+mkdir -p "$out"
+
+"$REPO/harness/deps.sh" trace
+port=$((20000 + $$ % 10000))
+for p in $kernels; do
+	"$REPO/harness/build.sh" "$p"
+	"$REPO/harness/initramfs.sh" "$p"
+	log "$p: tracing one $case datagram after $skip"
+	rm -f "$out/$p.txt"
+	qemu-system-x86_64 -machine q35 -cpu qemu64,+cx16 -m 512M -smp 1 \
+		-kernel "$BUILD/out/$p/arch/x86/boot/bzImage" \
+		-initrd "$BUILD/initramfs/$p.cpio.gz" -nographic -no-reboot \
+		-icount shift=0,sleep=off -rtc base=2022-12-11T00:00:00,clock=vm \
+		-monitor none -gdb "tcp:127.0.0.1:$port" \
+		-append "console=ttyS0 panic=-1 loglevel=5 no_timer_check harness.suite=bench harness.bench_mode=icount harness.bench_cases=calib harness.bench_net=$case harness.bench_net_packets=512 harness.bench_net_reps=7" \
+		</dev/null >"$LOGS/console-trace-$p.log" 2>&1 &
+	qpid=$!
+	sleep 1
+	VMLINUX=$BUILD/out/$p/vmlinux OUT=$out/$p.txt PORT=$port SKIP=$skip \
+		timeout 900 gdb -batch -nx -x "$REPO/harness/datagram-trace.py" \
+		"$BUILD/out/$p/vmlinux" >"$LOGS/trace-$p.log" 2>&1 || true
+	kill "$qpid" 2>/dev/null || true
+	wait "$qpid" 2>/dev/null || true
+	[ -s "$out/$p.txt" ] && ! grep -q '^total -1' "$out/$p.txt" ||
+		die "$p: no datagram traced; see ${LOGS#$REPO/}/trace-$p.log"
+	port=$((port + 1))
+done
+
+python3 - "$out" $kernels <<'PY'
+import sys
+out, kernels = sys.argv[1], sys.argv[2:]
+counts = {}
+for k in kernels:
+    with open("%s/%s.txt" % (out, k)) as f:
+        d = dict(line.rsplit(" ", 1) for line in f.read().splitlines())
+    counts[k] = {fn: int(c) for fn, c in d.items()}
+funcs = sorted({fn for k in kernels for fn in counts[k]} - {"total"})
+differ = [fn for fn in funcs
+          if len({counts[k].get(fn, 0) for k in kernels}) > 1]
+w = max([len(fn) for fn in differ] + [8])
+print("instructions of one datagram, by function (only those that differ)")
+print("%-*s %s" % (w, "", " ".join("%15s" % k for k in kernels)))
+for fn in differ:
+    print("%-*s %s" % (w, fn, " ".join("%15d" % counts[k].get(fn, 0)
+                                       for k in kernels)))
+print("%-*s %s" % (w, "total", " ".join("%15d" % counts[k]["total"]
+                                        for k in kernels)))
+PY
