@@ -1142,6 +1142,61 @@ static void kt_double_free_in_chain(struct kunit *test)
 	}
 }
 
+/* What kt_page_free_probe() saw of the one page it watches. */
+struct kt_page_seen {
+	struct page *page;
+	bool freed;
+	bool by_worker;
+};
+
+static void kt_page_free_probe(void *data, struct page *page,
+			       unsigned int order)
+{
+	struct kt_page_seen *seen = data;
+
+	if (page != seen->page)
+		return;
+	seen->freed = true;
+	seen->by_worker = in_task() && (current->flags & PF_WQ_WORKER);
+}
+
+/*
+ * A flush gives back each cpu's state from a work item on that cpu, not
+ * from an IPI: unfreezing and page freeing run in task context, also on
+ * the cpu that asked (THEORY 6).  An empty cpu slab beyond min_partial
+ * is freed by the flush; the mm_page_free tracepoint shows by whom.
+ */
+static void kt_flush_in_worker(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *cache = ctx->cache;
+	struct kt_page_seen seen = { };
+	struct slab *slab;
+	unsigned int i;
+
+	kt_need_direct_free(test);
+	kt_set_cpu_partial(cache, 0);
+	WRITE_ONCE(cache->min_partial, 0);
+	kt_alloc(test, 1);
+	i = ctx->nr_objs - 1;
+	slab = virt_to_slab(ctx->objs[i]);
+	KUNIT_ASSERT_PTR_EQ(test, READ_ONCE(kt_pcpu(ctx)->slab), slab);
+	kt_free(ctx, i);
+	KUNIT_ASSERT_PTR_EQ(test, READ_ONCE(kt_pcpu(ctx)->slab), slab);
+
+	seen.page = slab_page(slab);
+	if (register_trace_mm_page_free(kt_page_free_probe, &seen))
+		kunit_skip(test, "no CONFIG_TRACEPOINTS: cannot see who frees the page");
+	slub_flush_all(cache);
+	unregister_trace_mm_page_free(kt_page_free_probe, &seen);
+	tracepoint_synchronize_unregister();
+
+	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(kt_pcpu(ctx)->slab), NULL);
+	KUNIT_EXPECT_TRUE(test, seen.freed);
+	KUNIT_EXPECT_TRUE_MSG(test, seen.by_worker,
+			      "the cpu slab's page was freed outside a workqueue worker");
+}
+
 static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_freelist_plain),
 	KUNIT_CASE(kt_freelist_hardened),
@@ -1161,6 +1216,7 @@ static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_validate_bad_slab),
 	KUNIT_CASE(kt_node_bootstrap),
 	KUNIT_CASE(kt_double_free_in_chain),
+	KUNIT_CASE(kt_flush_in_worker),
 	{}
 };
 
