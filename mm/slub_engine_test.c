@@ -1173,7 +1173,10 @@ static void kt_flush_in_worker(struct kunit *test)
 	struct kt_page_seen seen = { };
 	struct slab *slab;
 	unsigned int i;
+	int ret;
 
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		kunit_skip(test, "no CONFIG_TRACEPOINTS: cannot see who frees the page");
 	kt_need_direct_free(test);
 	kt_set_cpu_partial(cache, 0);
 	WRITE_ONCE(cache->min_partial, 0);
@@ -1185,8 +1188,8 @@ static void kt_flush_in_worker(struct kunit *test)
 	KUNIT_ASSERT_PTR_EQ(test, READ_ONCE(kt_pcpu(ctx)->slab), slab);
 
 	seen.page = slab_page(slab);
-	if (register_trace_mm_page_free(kt_page_free_probe, &seen))
-		kunit_skip(test, "no CONFIG_TRACEPOINTS: cannot see who frees the page");
+	ret = register_trace_mm_page_free(kt_page_free_probe, &seen);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	slub_flush_all(cache);
 	unregister_trace_mm_page_free(kt_page_free_probe, &seen);
 	tracepoint_synchronize_unregister();
