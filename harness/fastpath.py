@@ -65,26 +65,33 @@ def alternatives(vmlinux):
         yield addr + i + ioff, ilen, feat, addr + i + 4 + roff, rlen
 
 
-def symbol(vmlinux, name):
+def symbols(vmlinux, *names):
+    """Addresses of the named symbols, None for one that is missing."""
     out = subprocess.run(["nm", vmlinux], check=True, capture_output=True,
                          text=True).stdout
-    m = re.search(r"^([0-9a-f]+) \S %s$" % re.escape(name), out, re.M)
-    return int(m.group(1), 16) if m else None
+    found = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[2] in names:
+            found[f[2]] = int(f[0], 16)
+    return [found.get(name) for name in names]
 
 
 def jump_labels(vmlinux):
     """Yield (site, target) of every static key site.  The table is in
     the kernel's data between __start___jump_table and
     __stop___jump_table, not a section of its own."""
-    start = symbol(vmlinux, "__start___jump_table")
-    stop = symbol(vmlinux, "__stop___jump_table")
+    start, stop = symbols(vmlinux, "__start___jump_table",
+                          "__stop___jump_table")
+    # No table: no static keys (JUMP_LABEL off), only plain branches.  A
+    # table that cannot be read would hide paths: refuse rather than guess.
     if start is None or stop is None:
         return
     for addr, off, size in sections(vmlinux).values():
         if addr and addr <= start and stop <= addr + size:
             break
     else:
-        return
+        sys.exit("%s: the jump table is in no section" % vmlinux)
     with open(vmlinux, "rb") as f:
         f.seek(off + start - addr)
         data = f.read(stop - start)

@@ -19,6 +19,7 @@
 #               than slept, and the RTC on the guest clock from a fixed
 #               date, so that a run does not depend on host time
 #   -I          interactive: console on the terminal, no log parsing
+#   -g PORT     QEMU's gdbstub on 127.0.0.1:PORT (make datagram-trace)
 # Exit 0 when the guest finished its suite; non-zero on a panic, a hang or
 # a boot that never reached userspace, after printing the last console lines.
 set -eu
@@ -28,8 +29,8 @@ STAGE=qemu
 profile=${1:?usage: run-qemu.sh PROFILE LOG [options]}
 clog=${2:?usage: run-qemu.sh PROFILE LOG [options]}
 shift 2
-smp=2 mem=512M numa= extra= suite=check tmo=600 icount= interactive= memfile=
-while getopts "s:m:n:a:u:t:fiI" o; do
+smp=2 mem=512M numa= extra= suite=check tmo=600 icount= interactive= memfile= gdb=
+while getopts "s:m:n:a:u:t:g:fiI" o; do
 	case $o in
 	s) smp=$OPTARG ;;
 	m) mem=$OPTARG ;;
@@ -40,6 +41,7 @@ while getopts "s:m:n:a:u:t:fiI" o; do
 	f) memfile=1 ;;
 	i) icount="-icount shift=0,sleep=off -rtc base=2022-12-11T00:00:00,clock=vm" ;;
 	I) interactive=1 ;;
+	g) gdb="-gdb tcp:127.0.0.1:$OPTARG" ;;
 	*) die "bad option" ;;
 	esac
 done
@@ -70,6 +72,8 @@ qemu=(qemu-system-x86_64 -machine q35 -cpu qemu64,+cx16 -m "$mem" -smp "$smp"
 	-kernel "$kernel" -initrd "$initrd" -nographic -no-reboot)
 # shellcheck disable=SC2206
 [ -n "$icount" ] && qemu+=($icount)
+# shellcheck disable=SC2206
+[ -n "$gdb" ] && qemu+=($gdb)
 if [ -n "$memfile" ]; then
 	# mem-path is a directory: QEMU creates its sparse file there and
 	# unlinks it at once, so the file goes with QEMU however it ends.
