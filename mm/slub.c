@@ -642,7 +642,7 @@ static struct slab *slab_pages_alloc(gfp_t gfp, int node, unsigned int order)
 	 * tasks without one take the local node, as alloc_pages_node()
 	 * always did.
 	 */
-	if (node == NUMA_NO_NODE && !in_interrupt() && current->mempolicy)
+	if (node == NUMA_NO_NODE && task_has_mempolicy())
 		folio = (struct folio *)alloc_pages(gfp, order);
 	else
 		folio = (struct folio *)alloc_pages_node(node, gfp, order);
@@ -656,6 +656,16 @@ static struct slab *slab_pages_alloc(gfp_t gfp, int node, unsigned int order)
 		slab_set_pfmemalloc(slab);
 	return slab;
 }
+/* Does the task's own memory policy place its pages?  Not in interrupts. */
+static inline bool task_has_mempolicy(void)
+{
+#ifdef CONFIG_NUMA
+	return !in_interrupt() && current->mempolicy;
+#else
+	return false;
+#endif /* CONFIG_NUMA */
+}
+
 
 static void slab_pages_free(struct kmem_cache *cache, struct slab *slab)
 {
