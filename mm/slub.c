@@ -62,7 +62,9 @@
  *   it clears it.  An interrupt that finds it set takes the freelist
  *   path; one that came before it was set has finished before the taker
  *   reads the arrays.  A lockdep trylock.  Held, it may take the locks
- *   below; pcpu->lock is never held while taking it.
+ *   below; pcpu->lock is never held while taking it.  Letting go of the
+ *   arrays clears it and sets pcpu->array_touched in one 32-bit store
+ *   (pcpu->array_state), which tells the reaper the cpu used them.
  * kn->depot.lock
  *   Spinlock (irqsave), a leaf: the depot lists and counts.
  * kn->list_lock
@@ -206,15 +208,37 @@
  * Objects in arrays count as in use in their slabs (they are off every
  * freelist), as those on pcpu->freelist do, so /proc/slabinfo and the
  * sysfs object counts show them as active.  Only objects of this cpu's
- * node, not from pfmemalloc slabs and not KFENCE's enter an array; cpu
+ * node, not from pfmemalloc slabs and not KFENCE's enter an array: a
+ * free compares the object's node with the cpu's with preemption off, a
+ * bulk free pushes only if it still runs on the node it picked the
+ * objects for, and a refill gives back what the cpu slab brought from
+ * another node (the local one out of memory, or the task's mempolicy).
+ * So an allocation for NUMA_NO_NODE or for the cpu's own node may pop
+ * from the array; one for another node takes the freelist path.  Cpu
  * partial lists are off for array caches, so no object is cached twice.
  *
+ * A refill asks the slabs for a batch without __GFP_NOFAIL and without
+ * the reserves (__GFP_NOMEMALLOC); if it gets nothing, the request takes
+ * the freelist path with its own flags, reserves and NOFAIL included.  A
+ * free that needs a new empty array asks kmalloc with no reclaim, no
+ * kswapd and no reserves, and flushes half an array without one.
+ *
  * Per cache at most cpus * 2 * array_size + nodes * DEPOT_MAX * array_size
- * objects sit in arrays.  A cpu or depot that did not need its slow path
- * for two reap intervals (2 s each) is emptied, and shrinking, memory
- * offline, cpu hot-unplug and cache destroy empty them at once.  The
- * flush of per-cpu state runs as a work item on each cpu, in task
- * context.
+ * objects sit in arrays.  Every use of a cpu's arrays, fastpaths
+ * included, marks it touched; each reap (every 2 s) clears the marks and
+ * empties the arrays of each cpu that was not touched since the last,
+ * and on its own each node's depot that no array moved through.  So an
+ * idle cpu or node gives its objects back within two reap intervals,
+ * whatever the others do.  Shrinking, memory offline, cpu hot-unplug and
+ * cache destroy empty them at once.  The flush of per-cpu state runs as
+ * a work item on each cpu, in task context.
+ *
+ * Other cpus look at a cpu's arrays without holding them (the flush asks
+ * array_cpu_has_objects() which cpus to visit), so an array that a cpu
+ * held is freed after an RCU grace period and read under
+ * rcu_read_lock().  kmemleak scans only an array's depot links: the
+ * slots past its count keep pointers to objects that are allocated
+ * again, and would hide their leaks.
  */
 
 #include <linux/mm.h>
@@ -632,6 +656,16 @@ static inline bool cpu_partial_enabled(const struct kmem_cache *cache)
 
 /* ---- Slab pages ---- */
 
+/* Does the task's own memory policy place its pages?  Not in interrupts. */
+static inline bool task_has_mempolicy(void)
+{
+#ifdef CONFIG_NUMA
+	return !in_interrupt() && current->mempolicy;
+#else
+	return false;
+#endif /* CONFIG_NUMA */
+}
+
 static struct slab *slab_pages_alloc(gfp_t gfp, int node, unsigned int order)
 {
 	struct folio *folio;
@@ -656,16 +690,6 @@ static struct slab *slab_pages_alloc(gfp_t gfp, int node, unsigned int order)
 		slab_set_pfmemalloc(slab);
 	return slab;
 }
-/* Does the task's own memory policy place its pages?  Not in interrupts. */
-static inline bool task_has_mempolicy(void)
-{
-#ifdef CONFIG_NUMA
-	return !in_interrupt() && current->mempolicy;
-#else
-	return false;
-#endif /* CONFIG_NUMA */
-}
-
 
 static void slab_pages_free(struct kmem_cache *cache, struct slab *slab)
 {
@@ -1347,8 +1371,8 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *cache,
 	if (unlikely(obj))
 		goto out;
 	/* Array objects have no free pointer: it was never written. */
-	if (!static_branch_unlikely(&slub_arrays) || node != NUMA_NO_NODE ||
-	    !array_alloc_fast(cache, gfp, addr, &obj)) {
+	if (!static_branch_unlikely(&slub_arrays) ||
+	    !array_alloc_fast(cache, gfp, node, addr, &obj)) {
 		obj = cpu_alloc_fast(cache, gfp, node, addr);
 		obj_wipe_freeptr(cache, obj);
 	}
@@ -1757,9 +1781,10 @@ static __always_inline size_t bulk_group_build(struct kmem_cache *cache,
 /* Objects gathered for one push onto an array. */
 #define BULK_ARRAY_BATCH	32
 
-static void bulk_push(struct kmem_cache *cache, void **objs, size_t n)
+static void bulk_push(struct kmem_cache *cache, void **objs, size_t n,
+		      int node)
 {
-	size_t done = array_free_bulk(cache, n, objs);
+	size_t done = array_free_bulk(cache, n, objs, node);
 
 	if (done < n)
 		slub_objects_return(cache, objs + done, n - done);
@@ -1768,13 +1793,16 @@ static void bulk_push(struct kmem_cache *cache, void **objs, size_t n)
 /*
  * kmem_cache_free_bulk() for a cache with arrays: run the free hooks of
  * the objects the arrays accept and push them in batches.  The others
- * move to the front of @p, their hooks not run; returns how many.
+ * move to the front of @p, their hooks not run; returns how many.  The
+ * objects are picked for the node this task runs on at the start; the
+ * push gives them to their slabs if it has moved to another node since.
  */
 static size_t bulk_free_to_arrays(struct kmem_cache *cache, size_t size,
 				  void **p)
 {
 	void *batch[BULK_ARRAY_BATCH];
 	size_t i, kept = 0, n = 0;
+	int node = numa_mem_id();
 	struct slab *slab;
 	void *x;
 
@@ -1785,7 +1813,7 @@ static size_t bulk_free_to_arrays(struct kmem_cache *cache, size_t size,
 		slab = virt_to_slab(x);
 		/* Not @cache's: the slab path reports or frees it. */
 		if (unlikely(!slab || slab->slab_cache != cache) ||
-		    !array_accepts(slab, x)) {
+		    !array_accepts_node(slab, x, node)) {
 			p[kept++] = x;
 			continue;
 		}
@@ -1794,12 +1822,12 @@ static size_t bulk_free_to_arrays(struct kmem_cache *cache, size_t size,
 			continue;
 		batch[n++] = x;
 		if (n == BULK_ARRAY_BATCH) {
-			bulk_push(cache, batch, n);
+			bulk_push(cache, batch, n, node);
 			n = 0;
 		}
 	}
 	if (n)
-		bulk_push(cache, batch, n);
+		bulk_push(cache, batch, n, node);
 	return kept;
 }
 
@@ -1925,14 +1953,15 @@ size_t slub_objects_take(struct kmem_cache *cache, gfp_t gfp, size_t n,
  * slub_alloc_freelist - allocate one object through the freelist front end
  * @cache: the cache
  * @gfp: allocation flags
+ * @node: the memory node wanted, or NUMA_NO_NODE
  * @addr: caller, for the tracks of debug caches
  *
  * Return: the object, or NULL.
  */
-void *slub_alloc_freelist(struct kmem_cache *cache, gfp_t gfp,
+void *slub_alloc_freelist(struct kmem_cache *cache, gfp_t gfp, int node,
 			  unsigned long addr)
 {
-	void *obj = cpu_alloc_fast(cache, gfp, NUMA_NO_NODE, addr);
+	void *obj = cpu_alloc_fast(cache, gfp, node, addr);
 
 	obj_wipe_freeptr(cache, obj);
 	return obj;

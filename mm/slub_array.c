@@ -24,7 +24,9 @@
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/init.h>
+#include <linux/kmemleak.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -182,6 +184,21 @@ static unsigned int array_size_for(const struct kmem_cache *cache)
 
 /* ---- Arrays and depots ---- */
 
+/*
+ * A free path that needs an empty array makes one with these flags: no
+ * reclaim, no kswapd, no reserves, as kfree() must not allocate memory
+ * it cannot do without (kswapd's shrinkers free objects).
+ */
+#define ARRAY_NEW_ON_FREE	(__GFP_NOWARN | __GFP_NOMEMALLOC)
+
+/*
+ * Slots past an array's count keep the objects they held, which are
+ * allocated again or back in their slabs: kmemleak scans only the depot
+ * links of an array, so that a leaked object is not kept referenced by
+ * a stale slot (SLAB's arrays are not scanned at all; ours are linked
+ * from one another in a depot).  Without the scan area kmemleak scans
+ * the whole array: leaks may go unseen, but none is reported falsely.
+ */
 static struct slub_array *array_new(unsigned int size, int node, gfp_t gfp)
 {
 	struct slub_array *a = kmalloc_node(struct_size(a, objs, size), gfp, node);
@@ -190,8 +207,19 @@ static struct slub_array *array_new(unsigned int size, int node, gfp_t gfp)
 		a->count = 0;
 		a->size = size;
 		INIT_LIST_HEAD(&a->list);
+		kmemleak_scan_area(&a->list, sizeof(a->list), gfp);
 	}
 	return a;
+}
+
+/*
+ * Free an array that a cpu held: array_cpu_has_objects() on another cpu
+ * may still be reading it, under rcu_read_lock().
+ */
+static void array_free(struct slub_array *a)
+{
+	if (a)
+		kfree_rcu(a, rcu);
 }
 
 /**
@@ -334,6 +362,36 @@ static bool depot_wants_full(struct slub_depot *d)
 	return d && READ_ONCE(d->nr_full) < DEPOT_MAX && !READ_ONCE(d->nr_empty);
 }
 
+/* Give the objects of @a back to their slabs. */
+static void array_empty(struct kmem_cache *cache, struct slub_array *a)
+{
+	if (a && a->count) {
+		slub_objects_return(cache, a->objs, a->count);
+		a->count = 0;
+		stat(cache, ARRAY_FLUSH);
+	}
+}
+
+/* Empty the depot @d: its objects go back to the slabs, its arrays away. */
+static void depot_drain(struct kmem_cache *cache, struct slub_depot *d)
+{
+	struct slub_array *a, *tmp;
+	unsigned long flags;
+	LIST_HEAD(arrays);
+
+	spin_lock_irqsave(&d->lock, flags);
+	depot_assert_locked(d);
+	list_splice_init(&d->full, &arrays);
+	list_splice_init(&d->empty, &arrays);
+	d->nr_full = 0;
+	d->nr_empty = 0;
+	spin_unlock_irqrestore(&d->lock, flags);
+	list_for_each_entry_safe(a, tmp, &arrays, list) {
+		array_empty(cache, a);
+		array_free(a);
+	}
+}
+
 /* Give the oldest half of a full array back to the slabs. */
 static void array_flush_half(struct kmem_cache *cache, struct slub_array *a)
 {
@@ -374,11 +432,49 @@ static struct slub_array *array_reload(struct kmem_cache *cache,
 static unsigned int array_refill_batch(struct kmem_cache_cpu *pcpu,
 				       unsigned int size)
 {
-	unsigned int batch = clamp_t(unsigned int, pcpu->array_batch,
+	/* The reaper resets it from another cpu. */
+	unsigned int batch = clamp_t(unsigned int, READ_ONCE(pcpu->array_batch),
 				     min(ARRAY_BATCH_MIN, size / 2), size / 2);
 
-	pcpu->array_batch = min(batch * 2, size / 2);
+	WRITE_ONCE(pcpu->array_batch, min(batch * 2, size / 2));
 	return max(batch, 1U);
+}
+
+/*
+ * Keep the objects of this cpu's node at the front of @objs and give the
+ * others back to their slabs: a refill goes through the cpu slab, which
+ * comes from another node when the local one is out of memory or the
+ * task's mempolicy says so.  Returns how many were kept.
+ */
+static size_t array_keep_local(struct kmem_cache *cache, void **objs,
+			       size_t n)
+{
+	int node = numa_mem_id();
+	size_t i, kept = 0;
+
+	if (!IS_ENABLED(CONFIG_NUMA) || nr_online_nodes < 2)
+		return n;
+	for (i = 0; i < n; i++) {
+		if (slab_nid(virt_to_slab(objs[i])) != node)
+			continue;
+		swap(objs[kept], objs[i]);
+		kept++;
+	}
+	if (kept < n)
+		slub_objects_return(cache, objs + kept, n - kept);
+	return kept;
+}
+
+/*
+ * The flags of a refill: no reserves go into an array, and a
+ * __GFP_NOFAIL request does not loop for a batch.  Without them the
+ * page allocator would keep an OOM victim or a PF_MEMALLOC task looping
+ * above the reserves it is allowed; when the refill fails, the request
+ * takes the freelist path with its own flags instead.
+ */
+static inline gfp_t array_refill_gfp(gfp_t gfp)
+{
+	return (gfp & ~__GFP_NOFAIL) | __GFP_NOMEMALLOC | __GFP_NOWARN;
 }
 
 /*
@@ -387,7 +483,7 @@ static unsigned int array_refill_batch(struct kmem_cache_cpu *pcpu,
  * cpu meanwhile, so that @s goes back where it came from; the slab
  * allocation may sleep.
  */
-static void *array_refill(struct kmem_cache *cache, gfp_t gfp,
+static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 			  unsigned long addr, struct slub_array *s,
 			  unsigned int batch)
 {
@@ -396,8 +492,8 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp,
 	void *obj = NULL;
 	size_t n;
 
-	/* No reserves in an array: a pfmemalloc request takes the slab path. */
-	n = slub_objects_take(cache, gfp | __GFP_NOMEMALLOC, batch, s->objs);
+	n = slub_objects_take(cache, array_refill_gfp(gfp), batch, s->objs);
+	n = array_keep_local(cache, s->objs, n);
 	if (n) {
 		obj = s->objs[--n];
 		s->count = n;
@@ -408,8 +504,8 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp,
 	/* Nothing holds it: only interrupts run between here and our take. */
 	if (WARN_ON_ONCE(!a)) {
 		slub_objects_return(cache, s->objs, s->count);
-		kfree(s);
-		return obj ?: slub_alloc_freelist(cache, gfp, addr);
+		array_free(s);
+		return obj ?: slub_alloc_freelist(cache, gfp, node, addr);
 	}
 	if (!a->count && s->count) {
 		pcpu->spare = a;
@@ -419,11 +515,11 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp,
 	}
 	array_put(pcpu, a);
 	preempt_enable();
-	return obj ?: slub_alloc_freelist(cache, gfp, addr);
+	return obj ?: slub_alloc_freelist(cache, gfp, node, addr);
 }
 
 /* array_alloc_slowpath() with the task kept on its cpu. */
-static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp,
+static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp, int node,
 				unsigned long addr)
 {
 	struct slub_array *a, *s = NULL, *drop = NULL;
@@ -434,9 +530,8 @@ static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp,
 	a = array_take_this_cpu(cache, &pcpu);
 	if (!a) {
 		stat(cache, ARRAY_BUSY);
-		return slub_alloc_freelist(cache, gfp, addr);
+		return slub_alloc_freelist(cache, gfp, node, addr);
 	}
-	WRITE_ONCE(pcpu->array_touched, true);
 	if (!a->count)
 		a = array_reload(cache, pcpu, a, &drop);
 	array_assert(cache, a);
@@ -452,18 +547,19 @@ static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp,
 	}
 	array_put(pcpu, a);
 	preempt_enable();
-	kfree(drop);
+	array_free(drop);
 	if (obj)
 		return obj;
 	if (s)
-		return array_refill(cache, gfp, addr, s, batch);
-	return slub_alloc_freelist(cache, gfp, addr);
+		return array_refill(cache, gfp, node, addr, s, batch);
+	return slub_alloc_freelist(cache, gfp, node, addr);
 }
 
 /**
  * array_alloc_slowpath - allocate when this cpu's loaded array is empty
  * @cache: the cache
  * @gfp: allocation flags
+ * @node: NUMA_NO_NODE or this cpu's memory node, for the fallback
  * @addr: caller, for debug tracks of the fallback
  *
  * Loads the spare or a full array of the depot, else refills from the
@@ -473,7 +569,7 @@ static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp,
  *
  * Return: an object or NULL.
  */
-void *array_alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
+void *array_alloc_slowpath(struct kmem_cache *cache, gfp_t gfp, int node,
 			   unsigned long addr)
 {
 	bool pinned = in_task();
@@ -481,7 +577,7 @@ void *array_alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
 
 	if (pinned)
 		migrate_disable();
-	obj = array_alloc_pinned(cache, gfp, addr);
+	obj = array_alloc_pinned(cache, gfp, node, addr);
 	if (pinned)
 		migrate_enable();
 	return obj;
@@ -528,7 +624,6 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 			slub_free_freelist(cache, obj);
 			break;
 		}
-		WRITE_ONCE(pcpu->array_touched, true);
 		if (a->count == a->size)
 			a = array_unload(cache, pcpu, a, &fresh);
 		if (a->count == a->size && !tried &&
@@ -537,7 +632,7 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 			array_put(pcpu, a);
 			preempt_enable();
 			fresh = array_new(cache->array_size, numa_mem_id(),
-					  GFP_NOWAIT | __GFP_NOWARN);
+					  ARRAY_NEW_ON_FREE);
 			tried = true;
 			continue;
 		}
@@ -594,24 +689,27 @@ size_t array_alloc_bulk(struct kmem_cache *cache, size_t size, void **p)
 	}
 	array_put(pcpu, a);
 	preempt_enable();
-	kfree(drop);
+	array_free(drop);
 	return done;
 }
 
 /**
  * array_free_bulk - give objects to this cpu's arrays
  * @cache: the cache
- * @size: number of objects in @p, all of them accepted by array_accepts()
- * @p: the objects, their free hooks already run
+ * @size: number of objects in @p
+ * @p: the objects, their free hooks already run, all of them accepted by
+ *     array_accepts_node() for @node
+ * @node: the node the objects were picked for
  *
  * Fills the loaded array, then the spare, then exchanges full arrays for
  * empty ones of the depot (new ones while it has room), and gives half
  * an array back to the slabs only when all that is full.
  *
  * Return: how many were taken, from the start of @p; 0 if the cache has
- * no array here.
+ * no array here, or this cpu is not on @node.
  */
-size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p)
+size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p,
+		       int node)
 {
 	struct slub_array *a, *fresh = NULL;
 	struct kmem_cache_cpu *pcpu;
@@ -620,6 +718,11 @@ size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p)
 	a = array_take_this_cpu(cache, &pcpu);
 	if (!a)
 		return 0;
+	if (unlikely(node != numa_mem_id())) {
+		array_release_unused(pcpu);
+		preempt_enable();
+		return 0;
+	}
 	while (done < size) {
 		if (a->count == a->size)
 			a = array_unload(cache, pcpu, a, &fresh);
@@ -627,7 +730,7 @@ size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p)
 		if (a->count == a->size && !fresh &&
 		    depot_wants_full(local_depot(cache))) {
 			fresh = array_new(a->size, numa_mem_id(),
-					  GFP_NOWAIT | __GFP_NOWARN);
+					  ARRAY_NEW_ON_FREE);
 			if (fresh)
 				continue;
 		}
@@ -646,15 +749,6 @@ size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p)
 }
 
 /* ---- Draining ---- */
-
-static void array_empty(struct kmem_cache *cache, struct slub_array *a)
-{
-	if (a && a->count) {
-		slub_objects_return(cache, a->objs, a->count);
-		a->count = 0;
-		stat(cache, ARRAY_FLUSH);
-	}
-}
 
 /**
  * array_drain_local - give this cpu's array objects back to the slabs
@@ -675,8 +769,9 @@ void array_drain_local(struct kmem_cache *cache)
 		return;
 	array_empty(cache, a);
 	array_empty(cache, pcpu->spare);
-	pcpu->array_touched = false;
-	array_put(pcpu, a);
+	/* Emptied: the reaper has nothing to do here until it is used. */
+	WRITE_ONCE(pcpu->array_touched, false);
+	array_release_unused(pcpu);
 	preempt_enable();
 }
 
@@ -699,20 +794,26 @@ void array_drain_dead(struct kmem_cache *cache, unsigned int cpu)
  * @cpu: the cpu
  *
  * A racy look from another cpu, for the flush: true while the array is
- * held, as it may be about to get objects.
+ * held, as it may be about to get objects.  The cpu may meanwhile hand
+ * the arrays read here to its depot, which may free them: arrays a cpu
+ * held are freed after an RCU grace period (array_free()), and they are
+ * read under rcu_read_lock().
  */
 bool array_cpu_has_objects(struct kmem_cache *cache, unsigned int cpu)
 {
 	struct kmem_cache_cpu *pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
 	struct slub_array *a, *s;
+	bool ret;
 
 	if (!cache->array_size)
 		return false;
-	/* Arrays are freed only with the cache: they can be looked at. */
+	rcu_read_lock();
 	a = READ_ONCE(pcpu->array);
 	s = READ_ONCE(pcpu->spare);
-	return READ_ONCE(pcpu->array_held) || (a && READ_ONCE(a->count)) ||
-	       (s && READ_ONCE(s->count));
+	ret = READ_ONCE(pcpu->array_held) || (a && READ_ONCE(a->count)) ||
+	      (s && READ_ONCE(s->count));
+	rcu_read_unlock();
+	return ret;
 }
 
 /**
@@ -721,41 +822,39 @@ bool array_cpu_has_objects(struct kmem_cache *cache, unsigned int cpu)
  */
 void array_depot_drain(struct kmem_cache *cache)
 {
-	struct slub_array *a, *tmp;
 	struct kmem_cache_node *kn;
-	unsigned long flags;
-	LIST_HEAD(arrays);
 	int node;
 
 	if (!cache->array_size)
 		return;
-	for_each_kmem_cache_node(cache, node, kn) {
-		spin_lock_irqsave(&kn->depot.lock, flags);
-		list_splice_init(&kn->depot.full, &arrays);
-		list_splice_init(&kn->depot.empty, &arrays);
-		kn->depot.nr_full = 0;
-		kn->depot.nr_empty = 0;
-		spin_unlock_irqrestore(&kn->depot.lock, flags);
-	}
-	list_for_each_entry_safe(a, tmp, &arrays, list) {
-		array_empty(cache, a);
-		kfree(a);
-	}
+	for_each_kmem_cache_node(cache, node, kn)
+		depot_drain(cache, &kn->depot);
 }
 
 /* ---- Cache set-up ---- */
 
+/*
+ * Take the arrays off every cpu and free them.  They are empty after a
+ * drain; a set-up that failed halfway may have had objects freed into
+ * the arrays it had installed already (an array of a kmalloc cache
+ * comes from that cache), and those go back to their slabs.
+ */
 static void array_cache_free_arrays(struct kmem_cache *cache)
 {
 	struct kmem_cache_cpu *pcpu;
+	struct slub_array *a, *s;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
-		kfree(pcpu->array);
-		kfree(pcpu->spare);
-		pcpu->array = NULL;
-		pcpu->spare = NULL;
+		a = pcpu->array;
+		s = pcpu->spare;
+		WRITE_ONCE(pcpu->array, NULL);
+		WRITE_ONCE(pcpu->spare, NULL);
+		array_empty(cache, a);
+		array_empty(cache, s);
+		array_free(a);
+		array_free(s);
 	}
 }
 
@@ -765,24 +864,33 @@ static int array_cache_attach(struct kmem_cache *cache, unsigned int size)
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	static struct lock_class_key array_key;
 #endif /* CONFIG_DEBUG_LOCK_ALLOC */
+	struct slub_array *a, *s;
 	struct kmem_cache_cpu *pcpu;
 	int cpu;
 
+	/*
+	 * Set before the first array is installed: an array of a kmalloc
+	 * cache may come from the cache itself, whose frees then fill the
+	 * arrays of the cpus done so far (THEORY 5: sizes agree).
+	 */
+	cache->array_size = size;
 	for_each_possible_cpu(cpu) {
 		pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 		lockdep_init_map(&pcpu->array_map, "slub_array", &array_key, 0);
 #endif /* CONFIG_DEBUG_LOCK_ALLOC */
-		pcpu->array = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
-		pcpu->spare = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
-		if (!pcpu->array || !pcpu->spare) {
+		a = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
+		s = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
+		WRITE_ONCE(pcpu->spare, s);
+		WRITE_ONCE(pcpu->array, a);
+		if (!a || !s) {
 			array_cache_free_arrays(cache);
+			cache->array_size = 0;
 			return -ENOMEM;
 		}
 	}
 	/* Objects are cached once: in arrays, not also on cpu partials. */
 	slub_cache_set_cpu_partial(cache, 0);
-	cache->array_size = size;
 	return 0;
 }
 
@@ -841,17 +949,19 @@ static DECLARE_DEFERRABLE_WORK(array_reap_work, array_reap);
 static struct cpumask array_reap_cpus;
 
 /*
- * Empty the arrays of the cpus that did not need their slow path since
- * the last reap, and the depots nobody used: a cache that goes idle gives
- * its cached objects back within two reap intervals.
+ * Empty the arrays of the cpus that did not use them since the last
+ * reap, and each node's depot that no array moved through: a cpu or a
+ * node that goes idle gives its cached objects back within two reap
+ * intervals, whatever the others do.  Under slab_mutex, which guards
+ * array_reap_cpus.
  */
 static void array_reap_cache(struct kmem_cache *cache)
 {
 	struct kmem_cache_cpu *pcpu;
 	struct kmem_cache_node *kn;
-	bool idle_depot = true;
 	int cpu, node;
 
+	lockdep_assert_held(&slab_mutex);
 	cpumask_clear(&array_reap_cpus);
 	for_each_online_cpu(cpu) {
 		pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
@@ -870,13 +980,11 @@ static void array_reap_cache(struct kmem_cache *cache)
 
 	for_each_kmem_cache_node(cache, node, kn) {
 		/* Racy as above: a missed touch delays the reap. */
-		if (data_race(kn->depot.touched)) {
+		if (data_race(kn->depot.touched))
 			WRITE_ONCE(kn->depot.touched, false);
-			idle_depot = false;
-		}
+		else
+			depot_drain(cache, &kn->depot);
 	}
-	if (idle_depot)
-		array_depot_drain(cache);
 }
 
 static void array_reap(struct work_struct *work)

@@ -50,13 +50,36 @@ static __always_inline struct slub_array *array_take(struct kmem_cache_cpu *pcpu
 	return a;
 }
 
-/* Let go of the cpu's arrays, the loaded one unchanged. */
+/*
+ * pcpu->array_state with array_held clear and array_touched set: one
+ * 32-bit store of an immediate lets go of the arrays and tells the
+ * reaper they are in use, so that the fastpaths mark a busy cpu at no
+ * extra instruction.  (A 16-bit store would take gcc two: it avoids the
+ * length-changing prefix of movw with an immediate.)
+ */
+#ifdef __LITTLE_ENDIAN
+#define ARRAY_STATE_TOUCHED	0x00000100U
+#else
+#define ARRAY_STATE_TOUCHED	0x00010000U
+#endif /* __LITTLE_ENDIAN */
+
+/* Let go of the cpu's arrays, the loaded one unchanged; mark them used. */
 static __always_inline void array_release(struct kmem_cache_cpu *pcpu)
 {
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	lock_map_release(&pcpu->array_map);
 #endif /* CONFIG_DEBUG_LOCK_ALLOC */
 	/* Every change of the arrays is done before the flag is cleared. */
+	barrier();
+	WRITE_ONCE(pcpu->array_state, ARRAY_STATE_TOUCHED);
+}
+
+/* Let go of arrays that were not used after all: array_touched stays. */
+static __always_inline void array_release_unused(struct kmem_cache_cpu *pcpu)
+{
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_map_release(&pcpu->array_map);
+#endif /* CONFIG_DEBUG_LOCK_ALLOC */
 	barrier();
 	WRITE_ONCE(pcpu->array_held, false);
 }
@@ -90,20 +113,22 @@ array_take_this_cpu(struct kmem_cache *cache, struct kmem_cache_cpu **pcpup)
 	return a;
 }
 
-void *array_alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
+void *array_alloc_slowpath(struct kmem_cache *cache, gfp_t gfp, int node,
 			   unsigned long addr);
 void array_free_slowpath(struct kmem_cache *cache, void *obj);
 void array_double_free(struct kmem_cache *cache, void *obj);
 
 /*
  * Pop an object off this cpu's array.  False when the cache has no
- * array or it is held by the task this interrupt interrupted: the caller
- * takes the freelist path.  Otherwise *@objp is the object, or NULL if
- * no memory could be had.
+ * array, it is held by the task this interrupt interrupted, or @node is
+ * neither NUMA_NO_NODE nor this cpu's memory node: the caller takes the
+ * freelist path.  Otherwise *@objp is the object, or NULL if no memory
+ * could be had.  Array objects are all of this cpu's node (THEORY 6),
+ * which is compared with preemption off.
  */
 static __always_inline bool array_alloc_fast(struct kmem_cache *cache,
-					     gfp_t gfp, unsigned long addr,
-					     void **objp)
+					     gfp_t gfp, int node,
+					     unsigned long addr, void **objp)
 {
 	struct kmem_cache_cpu *pcpu;
 	struct slub_array *a;
@@ -112,6 +137,11 @@ static __always_inline bool array_alloc_fast(struct kmem_cache *cache,
 	a = array_take_this_cpu(cache, &pcpu);
 	if (unlikely(!a))
 		return false;
+	if (node != NUMA_NO_NODE && unlikely(node != numa_mem_id())) {
+		array_release_unused(pcpu);
+		preempt_enable();
+		return false;
+	}
 	if (likely(a->count)) {
 		obj = a->objs[--a->count];
 		array_release(pcpu);
@@ -122,7 +152,7 @@ static __always_inline bool array_alloc_fast(struct kmem_cache *cache,
 	}
 	array_release(pcpu);
 	preempt_enable();
-	*objp = array_alloc_slowpath(cache, gfp, addr);
+	*objp = array_alloc_slowpath(cache, gfp, node, addr);
 	return true;
 }
 
@@ -131,16 +161,25 @@ static __always_inline bool array_alloc_fast(struct kmem_cache *cache,
  * slab of this cpu's memory node, not from the pfmemalloc reserves, and
  * not KFENCE's.  All others go back to their slab.  The node and the
  * pfmemalloc mark (PG_active, see slab_test_pfmemalloc()) come from one
- * load of the slab's flags.
+ * load of the slab's flags, rather than from slab_nid() and
+ * slab_test_pfmemalloc(), which would load them twice.  Called with
+ * preemption off, so that numa_mem_id() is the node of the cpu whose
+ * array the object enters.
  */
-static __always_inline bool array_accepts(struct slab *slab, void *obj)
+static __always_inline bool array_accepts_node(struct slab *slab, void *obj,
+					       int node)
 {
 	unsigned long flags = READ_ONCE(slab->__page_flags);
 
-	if (((flags >> NODES_PGSHIFT) & NODES_MASK) != numa_mem_id() ||
+	if (((flags >> NODES_PGSHIFT) & NODES_MASK) != node ||
 	    (flags & (1UL << PG_active)))
 		return false;
 	return !is_kfence_address(obj);
+}
+
+static __always_inline bool array_accepts(struct slab *slab, void *obj)
+{
+	return array_accepts_node(slab, obj, numa_mem_id());
 }
 
 /* Push an object onto this cpu's array; false: take the freelist path. */
@@ -150,11 +189,14 @@ static __always_inline bool array_free_fast(struct kmem_cache *cache,
 	struct kmem_cache_cpu *pcpu;
 	struct slub_array *a;
 
-	if (unlikely(!array_accepts(slab, obj)))
-		return false;
 	a = array_take_this_cpu(cache, &pcpu);
 	if (unlikely(!a))
 		return false;
+	if (unlikely(!array_accepts(slab, obj))) {
+		array_release_unused(pcpu);
+		preempt_enable();
+		return false;
+	}
 	/* The cheap half of the hardened free list's double free check. */
 	if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) && a->count &&
 	    unlikely(a->objs[a->count - 1] == obj)) {
@@ -177,6 +219,7 @@ static __always_inline bool array_free_fast(struct kmem_cache *cache,
 }
 
 size_t array_alloc_bulk(struct kmem_cache *cache, size_t size, void **p);
-size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p);
+size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p,
+		       int node);
 
 #endif /* MM_SLUB_ARRAY_H */

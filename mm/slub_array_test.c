@@ -13,6 +13,8 @@
  */
 #include <kunit/test.h>
 #include <linux/sched.h>
+#include <linux/tracepoint.h>
+#include <trace/events/kmem.h>
 
 #define KTA_SIZE	8	/* objects per array in the tests */
 #define KTA_MAX_OBJS	256
@@ -77,7 +79,8 @@ static void *kta_alloc(struct kunit *test)
 	struct kta_ctx *ctx = test->priv;
 	void *obj = NULL;
 
-	KUNIT_ASSERT_TRUE(test, array_alloc_fast(ctx->cache, GFP_KERNEL, 0, &obj));
+	KUNIT_ASSERT_TRUE(test, array_alloc_fast(ctx->cache, GFP_KERNEL,
+						 NUMA_NO_NODE, 0, &obj));
 	KUNIT_ASSERT_NOT_NULL(test, obj);
 	KUNIT_ASSERT_LT(test, ctx->nr, KTA_MAX_OBJS);
 	ctx->objs[ctx->nr++] = obj;
@@ -208,11 +211,12 @@ static void kta_nested_fallback(struct kunit *test)
 	preempt_disable();
 	a = array_take(ctx->pcpu);
 	KUNIT_EXPECT_NOT_NULL(test, a);
-	KUNIT_EXPECT_FALSE(test, array_alloc_fast(ctx->cache, GFP_ATOMIC, 0, &obj));
+	KUNIT_EXPECT_FALSE(test, array_alloc_fast(ctx->cache, GFP_ATOMIC,
+						  NUMA_NO_NODE, 0, &obj));
 	KUNIT_EXPECT_NULL(test, obj);
 	KUNIT_EXPECT_FALSE(test, array_free_fast(ctx->cache, virt_to_slab(x), x));
 	/* The slow path falls back too, and the object is good. */
-	obj = array_alloc_slowpath(ctx->cache, GFP_ATOMIC, 0);
+	obj = array_alloc_slowpath(ctx->cache, GFP_ATOMIC, NUMA_NO_NODE, 0);
 	KUNIT_EXPECT_NOT_NULL(test, obj);
 	if (a)
 		array_put(ctx->pcpu, a);
@@ -235,7 +239,7 @@ static void kta_bulk(struct kunit *test)
 	array_drain_local(ctx->cache);
 	array_depot_drain(ctx->cache);
 	/* Fills the loaded array, swaps in the spare, fills that too. */
-	n = array_free_bulk(ctx->cache, ARRAY_SIZE(p), p);
+	n = array_free_bulk(ctx->cache, ARRAY_SIZE(p), p, numa_mem_id());
 	KUNIT_EXPECT_EQ(test, n, ARRAY_SIZE(p));
 	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), (unsigned int)KTA_SIZE);
 	KUNIT_EXPECT_EQ(test, kta_spare(ctx), (unsigned int)KTA_SIZE);
@@ -267,6 +271,241 @@ static void kta_shrink_drains(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, __kmem_cache_empty(ctx->cache));
 }
 
+/*
+ * Fill a new array with objects from the slabs and put it on the full
+ * list of @kn's depot, as a cpu's full array would be.  False, with
+ * nothing changed, without memory.
+ */
+static bool kta_depot_add_full(struct kta_ctx *ctx, struct kmem_cache_node *kn)
+{
+	struct slub_array *a = array_new(KTA_SIZE, NUMA_NO_NODE, GFP_KERNEL);
+	unsigned long flags;
+	size_t got;
+
+	if (!a)
+		return false;
+	while (a->count < KTA_SIZE) {
+		got = slub_objects_take(ctx->cache, GFP_KERNEL,
+					KTA_SIZE - a->count, a->objs + a->count);
+		if (!got) {
+			array_empty(ctx->cache, a);
+			kfree(a);
+			return false;
+		}
+		a->count += got;
+	}
+	spin_lock_irqsave(&kn->depot.lock, flags);
+	list_add(&a->list, &kn->depot.full);
+	kn->depot.nr_full++;
+	spin_unlock_irqrestore(&kn->depot.lock, flags);
+	return true;
+}
+
+/*
+ * The reaper runs under slab_mutex: the tests that call it hold it too,
+ * from before their first step, so that the reaper's own runs cannot
+ * come in between.
+ */
+static void kta_reap_lock(void)
+{
+	cpus_read_lock();
+	mutex_lock(&slab_mutex);
+}
+
+static void kta_reap_unlock(void)
+{
+	mutex_unlock(&slab_mutex);
+	cpus_read_unlock();
+}
+
+/*
+ * THEORY 6: the reaper leaves the arrays of a cpu that used them, even
+ * if only through the fastpaths, and empties them once it stops.
+ */
+static void kta_reap_busy_cpu(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	unsigned int busy;
+
+	kta_reap_lock();
+	kta_alloc(test);	/* a refill: the loaded array has objects */
+	busy = kta_loaded(ctx);
+	KUNIT_EXPECT_GT(test, busy, 0U);
+	/* Begins an interval: the arrays were used, they stay. */
+	array_reap_cache(ctx->cache);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), busy);
+	/* One free and one allocation, both on the fastpaths. */
+	kta_free(test);
+	kta_alloc(test);
+	array_reap_cache(ctx->cache);
+	KUNIT_EXPECT_EQ_MSG(test, kta_loaded(ctx), busy,
+			    "the reaper emptied the arrays of a cpu that used them");
+	/* Unused for an interval now: emptied. */
+	array_reap_cache(ctx->cache);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
+	kta_reap_unlock();
+}
+
+/*
+ * THEORY 6: each node's depot is reaped on its own; one that nobody used
+ * is emptied while another node's is busy.
+ */
+static void kta_reap_depot_per_node(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	struct kmem_cache_node *busy, *idle = NULL, *kn;
+	int node;
+
+	busy = get_node(ctx->cache, numa_mem_id());
+	for_each_kmem_cache_node(ctx->cache, node, kn)
+		if (kn != busy)
+			idle = kn;
+	if (!busy || !idle)
+		kunit_skip(test, "one memory node: no other depot to reap");
+	kta_reap_lock();
+	if (kta_depot_add_full(ctx, busy) && kta_depot_add_full(ctx, idle)) {
+		WRITE_ONCE(busy->depot.touched, true);
+		WRITE_ONCE(idle->depot.touched, false);
+		array_reap_cache(ctx->cache);
+		KUNIT_EXPECT_EQ(test, busy->depot.nr_full, 1U);
+		KUNIT_EXPECT_EQ_MSG(test, idle->depot.nr_full, 0U,
+				    "an idle depot was kept because another node's was used");
+		array_reap_cache(ctx->cache);
+		KUNIT_EXPECT_EQ(test, busy->depot.nr_full, 0U);
+	} else {
+		KUNIT_FAIL(test, "no memory for the depots' arrays");
+	}
+	kta_reap_unlock();
+}
+
+struct kta_gfp_seen {
+	struct task_struct *task;
+	unsigned int allocs;
+	unsigned int nofail_nomemalloc;
+};
+
+static void kta_page_alloc_probe(void *data, struct page *page,
+				 unsigned int order, gfp_t gfp, int migratetype)
+{
+	struct kta_gfp_seen *seen = data;
+	const gfp_t both = __GFP_NOFAIL | __GFP_NOMEMALLOC;
+
+	if (current != seen->task)
+		return;
+	seen->allocs++;
+	if ((gfp & both) == both)
+		seen->nofail_nomemalloc++;
+}
+
+/*
+ * A refill keeps no __GFP_NOFAIL beside its __GFP_NOMEMALLOC: the page
+ * allocator would loop for it above the reserves an OOM victim may use.
+ * The cache's order is its minimum here, where slab_new() passes the
+ * flags on unchanged; the mm_page_alloc tracepoint shows them.
+ */
+static void kta_refill_nofail(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	struct kta_gfp_seen seen = { .task = current };
+	struct slab_oo oo = ctx->cache->oo;
+	void *obj = NULL;
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		kunit_skip(test, "no CONFIG_TRACEPOINTS: cannot see the page allocator's flags");
+	ctx->cache->oo = ctx->cache->min;
+	ret = register_trace_mm_page_alloc(kta_page_alloc_probe, &seen);
+	if (!ret) {
+		array_alloc_fast(ctx->cache, GFP_KERNEL | __GFP_NOFAIL,
+				 NUMA_NO_NODE, 0, &obj);
+		unregister_trace_mm_page_alloc(kta_page_alloc_probe, &seen);
+		tracepoint_synchronize_unregister();
+	}
+	ctx->cache->oo = oo;
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	ctx->objs[ctx->nr++] = obj;
+	KUNIT_EXPECT_GT_MSG(test, seen.allocs, 0U, "the refill made no slab");
+	KUNIT_EXPECT_EQ_MSG(test, seen.nofail_nomemalloc, 0U,
+			    "a refill asked for __GFP_NOFAIL without the reserves");
+}
+
+/*
+ * An array that a cpu held and the depot has no room for is freed after
+ * a grace period, since array_cpu_has_objects() on another cpu may be
+ * reading it.  Read here under rcu_read_lock() after the drop, KASAN
+ * reports the use after free of an array freed at once.
+ */
+static void kta_dropped_array_rcu(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	struct slub_array *a;
+	void *obj = NULL;
+	unsigned int i;
+	bool ready;
+
+	if (!IS_ENABLED(CONFIG_KASAN))
+		kunit_skip(test, "KASAN is off: nothing sees a read of a freed array");
+	kta_reap_lock();
+	/* The depot: DEPOT_MAX empty arrays and a full one. */
+	ready = kta_depot_add_full(ctx, get_node(ctx->cache, numa_mem_id()));
+	for (i = 0; ready && i < DEPOT_MAX; i++) {
+		a = array_new(KTA_SIZE, NUMA_NO_NODE, GFP_KERNEL);
+		ready = a && depot_put_empty(ctx->depot, a);
+		if (a && !ready)
+			kfree(a);
+	}
+	KUNIT_EXPECT_TRUE(test, ready);
+	/* Both of the cpu's arrays empty: the next allocation drops one. */
+	array_drain_local(ctx->cache);
+	rcu_read_lock();
+	a = READ_ONCE(ctx->pcpu->array);
+	KUNIT_EXPECT_TRUE(test, array_alloc_fast(ctx->cache, GFP_ATOMIC,
+						 NUMA_NO_NODE, 0, &obj));
+	KUNIT_EXPECT_PTR_NE(test, READ_ONCE(ctx->pcpu->array), a);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_empty, (unsigned int)DEPOT_MAX);
+	/* What array_cpu_has_objects() reads. */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(a->count), 0U);
+	rcu_read_unlock();
+	kta_reap_unlock();
+	if (obj)
+		ctx->objs[ctx->nr++] = obj;
+}
+
+/*
+ * An allocation for this cpu's own node is served by its arrays, as one
+ * for any node is; one for another node is not.
+ */
+static void kta_alloc_node_local(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	int node = numa_mem_id(), other;
+	unsigned int before;
+	void *obj;
+
+	if (!static_branch_unlikely(&slub_arrays))
+		kunit_skip(test, "the array front end is off: kmem_cache_alloc_node() never looks");
+	kta_alloc(test);	/* a refill: the loaded array has objects */
+	before = kta_loaded(ctx);
+	KUNIT_ASSERT_GT(test, before, 0U);
+	obj = kmem_cache_alloc_node(ctx->cache, GFP_KERNEL | __GFP_THISNODE, node);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	if (!is_kfence_address(obj)) {
+		KUNIT_EXPECT_EQ_MSG(test, kta_loaded(ctx), before - 1,
+				    "kmem_cache_alloc_node() for the cpu's node passed its array by");
+		KUNIT_EXPECT_EQ(test, slab_nid(virt_to_slab(obj)), node);
+	}
+	kmem_cache_free(ctx->cache, obj);
+
+	other = next_node_in(node, node_states[N_NORMAL_MEMORY]);
+	if (other == node || other == MAX_NUMNODES)
+		return;
+	obj = NULL;
+	KUNIT_EXPECT_FALSE(test, array_alloc_fast(ctx->cache, GFP_KERNEL,
+						  other, 0, &obj));
+	KUNIT_EXPECT_NULL(test, obj);
+}
+
 static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_refill_half),
 	KUNIT_CASE(kta_spare_swap),
@@ -275,6 +514,11 @@ static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_nested_fallback),
 	KUNIT_CASE(kta_bulk),
 	KUNIT_CASE(kta_shrink_drains),
+	KUNIT_CASE(kta_reap_busy_cpu),
+	KUNIT_CASE(kta_reap_depot_per_node),
+	KUNIT_CASE(kta_refill_nofail),
+	KUNIT_CASE(kta_dropped_array_rcu),
+	KUNIT_CASE(kta_alloc_node_local),
 	{}
 };
 

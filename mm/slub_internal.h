@@ -355,7 +355,7 @@ int slab_validate(struct kmem_cache *cache, struct slab *slab);
 size_t slub_objects_take(struct kmem_cache *cache, gfp_t gfp, size_t n,
 			 void **p);
 void slub_objects_return(struct kmem_cache *cache, void **p, size_t n);
-void *slub_alloc_freelist(struct kmem_cache *cache, gfp_t gfp,
+void *slub_alloc_freelist(struct kmem_cache *cache, gfp_t gfp, int node,
 			  unsigned long addr);
 void slub_free_freelist(struct kmem_cache *cache, void *obj);
 

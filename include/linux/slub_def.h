@@ -60,7 +60,10 @@ enum stat_item {
 struct slub_array {
 	unsigned int count;
 	unsigned int size;
-	struct list_head list;	/* in a depot */
+	union {
+		struct list_head list;	/* in a depot */
+		struct rcu_head rcu;	/* being freed: another cpu may look */
+	};
 	void *objs[];
 };
 
@@ -82,7 +85,8 @@ struct slub_depot {
  * @slab, @partial and changes of @freelist outside the fastpath are
  * serialised by @lock (irqs off); every such change also bumps @tid.
  * @array and @spare belong to whoever set @array_held on this cpu with
- * preemption off, see mm/slub_array.h.
+ * preemption off, see mm/slub_array.h.  Letting go of them clears
+ * @array_held and sets @array_touched with one store of @array_state.
  */
 struct kmem_cache_cpu {
 	void **freelist;	/* next free object of @slab */
@@ -94,8 +98,13 @@ struct kmem_cache_cpu {
 	struct slab *partial;	/* frozen slabs with free objects */
 #endif /* CONFIG_SLUB_CPU_PARTIAL */
 	local_lock_t lock;	/* slow path serialisation */
-	bool array_held;	/* @array and @spare are taken */
-	bool array_touched;	/* array slow path ran since the last reap */
+	union {
+		struct {
+			bool array_held;	/* @array and @spare are taken */
+			bool array_touched;	/* arrays used since the last reap */
+		};
+		u32 array_state;	/* both, stored at once on release */
+	};
 	unsigned short array_batch;	/* objects the next refill takes */
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	struct lockdep_map array_map;	/* holding @array */
