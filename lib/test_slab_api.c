@@ -28,6 +28,9 @@
  *           under one name, checking their /sys/kernel/slab entries
  *   numa    run under a memory policy (numa_mode=, numa_nodes=): the
  *           slabs of a new cache must follow it
+ *   leak    leak objects that were freed and allocated again, for
+ *           kmemleak to find: their addresses go to the kernel log, and
+ *           they are freed when the module is removed
  *
  * module_init() returns 0 when every check of the phase passed, -EINVAL when
  * a check failed and -ENOMEM when memory could not be allocated.
@@ -60,7 +63,7 @@
 
 static char *phase = "basic";
 module_param(phase, charp, 0444);
-MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress, debug, badinput, names or numa (default basic)");
+MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress, debug, badinput, names, numa or leak (default basic)");
 
 static unsigned int seconds = 10;
 module_param(seconds, uint, 0444);
@@ -1877,6 +1880,73 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
+/* phase=leak                                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Objects that kmemleak must report: allocated, freed, allocated again
+ * (on an allocator with per-cpu arrays the second allocation pops them
+ * off the array they were freed to) and then forgotten.  The module
+ * keeps only their addresses inverted, which kmemleak does not take for
+ * references, and frees them on removal.  A usercopy region keeps the
+ * cache apart, so that nothing else allocates from it.
+ */
+#define LEAK_OBJS	16
+#define LEAK_SIZE	96
+
+static struct kmem_cache *leak_cache;
+static unsigned long leak_hidden[LEAK_OBJS];
+
+static int run_leak(void)
+{
+	void *p[LEAK_OBJS];
+	unsigned int i;
+
+	leak_cache = kmem_cache_create_usercopy("test_slab_api_leak", LEAK_SIZE,
+						0, 0, 0, LEAK_SIZE, NULL);
+	if (!leak_cache)
+		return -ENOMEM;
+	for (i = 0; i < LEAK_OBJS; i++) {
+		p[i] = kmem_cache_alloc(leak_cache, GFP_KERNEL);
+		if (!p[i])
+			goto nomem;
+	}
+	for (i = 0; i < LEAK_OBJS; i++)
+		kmem_cache_free(leak_cache, p[LEAK_OBJS - 1 - i]);
+	for (i = 0; i < LEAK_OBJS; i++) {
+		p[i] = kmem_cache_alloc(leak_cache, GFP_KERNEL);
+		if (!p[i])
+			goto nomem;
+	}
+	for (i = 0; i < LEAK_OBJS; i++) {
+		pr_info("leak: object %px\n", p[i]);
+		leak_hidden[i] = ~(unsigned long)p[i];
+	}
+	/* No copy on this stack either; the verdict is kmemleak's. */
+	memzero_explicit(p, sizeof(p));
+	return 0;
+nomem:
+	while (i--)
+		kmem_cache_free(leak_cache, p[i]);
+	kmem_cache_destroy(leak_cache);
+	leak_cache = NULL;
+	return -ENOMEM;
+}
+
+static void leak_release(void)
+{
+	unsigned int i;
+
+	if (!leak_cache)
+		return;
+	for (i = 0; i < LEAK_OBJS; i++)
+		if (leak_hidden[i])
+			kmem_cache_free(leak_cache, (void *)~leak_hidden[i]);
+	kmem_cache_destroy(leak_cache);
+	leak_cache = NULL;
+}
+
+/* ------------------------------------------------------------------ */
 /* phase=badinput                                                       */
 /* ------------------------------------------------------------------ */
 
@@ -2087,8 +2157,10 @@ static int __init test_slab_api_init(void)
 		ret = run_names();
 	} else if (!strcmp(phase, "numa")) {
 		ret = run_numa();
+	} else if (!strcmp(phase, "leak")) {
+		ret = run_leak();
 	} else {
-		pr_err("unknown phase '%s' (basic, bulk, stress, debug, badinput, names or numa)\n",
+		pr_err("unknown phase '%s' (basic, bulk, stress, debug, badinput, names, numa or leak)\n",
 		       phase);
 		return -EINVAL;
 	}
@@ -2111,6 +2183,7 @@ static int __init test_slab_api_init(void)
 
 static void __exit test_slab_api_exit(void)
 {
+	leak_release();
 	if (nr_held) {
 		stress_release_held();
 		stress_destroy_caches();
