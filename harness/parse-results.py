@@ -23,12 +23,15 @@ where STATUS is PASS, FAIL or SKIP.  Results are:
     (the distribution profile's workload parts, test_meminit);
   - every kselftest result (TAP from run_kselftest.sh), as
     kselftest:<program>:<description>; a program that failed without a
-    failing subtest (crash, timeout), or that reported fewer results than
-    its plan, counts as one failure of its own.
+    failing subtest (crash, timeout), or that reported another number of
+    results than its plan (none at all included), or results without a
+    plan, counts as one failure of its own.
 Then harness/manifest.conf says which programs and suites the variant must
 run, with how many results, and which results may be skipped and why: a
 missing program or suite, a wrong count or a skip it does not list is a
-FAIL.  A SKIP's detail is the manifest's reason.
+FAIL.  The count holds whether or not the program printed a plan; only a
+program skipped as a whole ("1..0 # SKIP", judged by the skip rules)
+owes no results.  A SKIP's detail is the manifest's reason.
 """
 import fnmatch
 import glob
@@ -181,9 +184,16 @@ def parse_kselftest(lines, out):
         elif st == "FAIL" and not any(s == "FAIL" for s, _, _ in inner):
             out.append(("FAIL", "kselftest:%s" % prog,
                         (m.group(3) or "") + (m.group(4) or "") or "exit status"))
-        if inner and plan is not None and len(inner) != plan:
+        # A program that states its plan and then stops short (a shell
+        # test that exits 0 early) has fewer results than the plan, none
+        # at all included; one that reports without a plan cannot say
+        # how many it owed.
+        if plan is not None and len(inner) != plan:
             out.append(("FAIL", "kselftest:%s" % prog,
                         "plan of %d tests, %d results" % (plan, len(inner))))
+        elif plan is None and inner:
+            out.append(("FAIL", "kselftest:%s" % prog,
+                        "%d results without a plan" % len(inner)))
         inner, plan, skip_all = [], None, ""
 
 
@@ -375,10 +385,15 @@ def apply_manifest(variant, out, rules):
         n = sum(1 for _, t, _ in out if t.startswith(name + ":"))
         # A program that skipped or failed as a whole has a row of its own.
         whole = any(t == name for _, t, _ in out)
+        # A program skipped as a whole (its "1..0 # SKIP", which the skip
+        # rules above judge) owes no results; one that passed or failed
+        # as a whole with none, or another number, is short of the
+        # manifest's count.
+        skipped = any(t == name and st == "SKIP" for st, t, _ in out)
         if not n and not whole:
             result.append(("FAIL", name, "missing: the manifest says %s runs it"
                            % variant))
-        elif n and count is not None and n != count:
+        elif count is not None and n != count and not (n == 0 and skipped):
             result.append(("FAIL", name, "%d results, the manifest says %d"
                            % (n, count)))
     return result
