@@ -18,7 +18,8 @@ where STATUS is PASS, FAIL or SKIP.  Results are:
     exactly the kinds it lists (see REPORT_KINDS), no more, no fewer; a
     kind written "<kind>?" may appear or not;
   - every KUnit case (KTAP from debugfs), as kunit:<suite>:<case>; a suite
-    with fewer results than its plan fails;
+    with another number of results than its plan, or without its plan or
+    its closing line, fails;
   - every "HARNESS: result STATUS TEST DETAIL" line of a guest script
     (the distribution profile's workload parts, test_meminit);
   - every kselftest result (TAP from run_kselftest.sh), as
@@ -97,17 +98,27 @@ def strip_time(line):
 def parse_kunit(lines, out):
     suite = None
     cases = plan = 0
+    ended = False
 
     def end_suite():
-        if plan is not None and cases != plan:
+        # debugfs prints the suite's plan and its closing line whatever
+        # its cases logged: without them the results are cut short.
+        if plan is None:
+            out.append(("FAIL", "kunit:%s" % suite,
+                        "no plan, %d results" % cases))
+        elif cases != plan:
             out.append(("FAIL", "kunit:%s" % suite,
                         "plan of %d cases, %d results" % (plan, cases)))
+        if not ended:
+            out.append(("FAIL", "kunit:%s" % suite, "no suite result line"))
 
     for raw in lines:
         line = raw.rstrip()
         m = re.match(r"^HARNESS: kunit-begin (\S+)", line)
         if m:
-            suite, cases, plan = m.group(1), 0, None
+            if suite is not None:
+                end_suite()
+            suite, cases, plan, ended = m.group(1), 0, None, False
             continue
         if line.startswith("HARNESS: kunit-end"):
             if suite is not None:
@@ -128,8 +139,12 @@ def parse_kunit(lines, out):
             cases += 1
             out.append((st, "kunit:%s:%s" % (suite, m.group(2)),
                         (m.group(4) or "").strip()))
-        elif cases == 0 or st == "FAIL":
-            out.append((st, "kunit:%s" % suite, "suite result"))
+        else:
+            ended = True
+            if cases == 0 or st == "FAIL":
+                out.append((st, "kunit:%s" % suite, "suite result"))
+    if suite is not None:
+        end_suite()
 
 
 def parse_kselftest(lines, out):
