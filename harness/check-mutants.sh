@@ -9,7 +9,9 @@
 #
 # The bench mutants run harness/bench-report.py on a made-up complete set
 # of figures, first as it is (it must pass), then with one figure taken
-# out and with the calibration out of bounds (each must fail).
+# out, with the calibration out of bounds, with the icount boots of three
+# kernels only and with the memory boots only (each must fail: the last
+# two have every figure they asked for, but leave targets not judged).
 #
 # MUTANTS='a b' picks mutants; RESULTS=<file> appends a result line per
 # mutant (make check-full).  Report: build/mutants/report.txt.  The copy
@@ -24,7 +26,8 @@ tree=$work/tree
 report=$work/report.txt
 results=${RESULTS:-}
 all="fastpath-tid nomerge-list-ignored validate-success sync-file-removed
-selftests-not-installed bench-row-missing bench-calibration pair-bitlock-fallback
+selftests-not-installed bench-row-missing bench-calibration bench-incomplete
+bench-memory-only pair-bitlock-fallback
 nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
 invariant-assert"
 mutants=${MUTANTS:-$all}
@@ -136,7 +139,8 @@ br = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(br)
 rows = []
 for v in br.KERNELS:
-    plan = {"icount": "calib,fast,kmalloc,allocn,bulk", "tcg": "remote,mt",
+    # The cases of every target of the report (bench.sh runs more).
+    plan = {"icount": "calib,fast,kmalloc,allocn,bulk,many", "tcg": "remote,mt",
             "mem": "frag"}
     for m, cases in plan.items():
         rows += [(m, v, 1, "plan", "cases", cases), (m, v, 1, "plan", "dd", 128)]
@@ -148,9 +152,18 @@ for v in br.KERNELS:
         if "calib" in cases:
             rows.append((m, v, 1, "calib", "ticks_per_insn",
                          1.3 if sys.argv[3] == "calibration" else 1.0))
+        if m == "icount":
+            rows += [(m, v, 1, "plan", "forkexec", 200), (m, v, 1, "forkexec", 200, 2e7)]
 if sys.argv[3] == "missing":
     # A bulk allocation that failed: slab_bench stops the bulk case there.
     rows = [r for r in rows if r[1:5] != ("ours-internal", 1, "bulk", 64)]
+elif sys.argv[3] == "incomplete":
+    # The icount boots of three kernels and nothing else: every figure
+    # that was asked for is there, but no target has all its rows.
+    rows = [r for r in rows if r[0] == "icount" and r[1] in br.KERNELS[:3]]
+elif sys.argv[3] == "memory-only":
+    # ICOUNT_PASSES=0 ROUNDS=0: the 8 GiB boots alone.
+    rows = [r for r in rows if r[0] == "mem"]
 with open(sys.argv[2], "w") as f:
     f.writelines("\t".join(str(x) for x in r) + "\n" for r in rows)
 EOF
@@ -171,9 +184,14 @@ result() {
 
 for m in $mutants; do
 	case $m in
-	bench-row-missing|bench-calibration)
-		what=missing
-		[ "$m" = bench-calibration ] && what=calibration
+	bench-*)
+		case $m in
+		bench-row-missing) what=missing ;;
+		bench-calibration) what=calibration ;;
+		bench-incomplete) what=incomplete ;;
+		bench-memory-only) what=memory-only ;;
+		*) result FAIL "$m" "unknown mutant $m"; continue ;;
+		esac
 		log "$m: bench-report.py on a complete made-up run, then with the breakage"
 		if [ "$(bench_mutant complete)" != 0 ]; then
 			result FAIL "$m" "green run not green: $work/bench-complete/out.txt"
