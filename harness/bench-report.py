@@ -68,6 +68,7 @@ TARGETS = [
     ("fastpath pair kmalloc (ratio to SLUB)", "≤ 0.85× SLUB and ≤ SLAB", len(SIZES)),
     ("alloc N / free N (ratio to SLAB)", "≤ SLAB", len(ALLOCN)),
     ("bulk ≥ 16 (ratio to SLUB)", "≤ 0.8× SLUB", len([n for n in BULK if n >= 16])),
+    ("bulk 250 (ratio to SLAB)", "≤ SLAB", 1),
     ("many caches (ratio to SLUB)", "≤ SLUB", 1),
     ("fork+exec (ratio to SLUB)", "≤ SLUB", 1),
     ("remote free, TCG median (ratio to SLUB)", "≤ SLUB in ns (throughput ≥ SLUB)", 1),
@@ -315,6 +316,7 @@ class Report:
                           ((None, "n/a") if o is None or s is None else
                            (o <= 0.8 * s, "≤ 0.8× SLUB")), "bulk ≥ 16 (ratio to SLUB)",
                           to_slub)
+        self.bulk_against_slab(250)
         no_worse = lambda key, o, s, sl: ((None, "n/a") if o is None or s is None
                                           else (o <= s, "≤ SLUB"))
         self.icount_group("Many caches: one object of each of 64 caches, round the caches, "
@@ -329,6 +331,24 @@ class Report:
         self.memory()
         self.summary()
         return "\n".join(self.out) + "\n"
+
+    def bulk_against_slab(self, n):
+        """The largest bulk against SLAB, whose per-cpu array caches are
+        at their best there."""
+        b = self.b
+        o, sl = b.icount(OURS, "bulk", n), b.icount("slab", "bulk", n)
+        if o is None or sl is None:
+            self.p(f"Bulk {n} against SLAB: not judged (no figure of ours or of SLAB).")
+            self.p()
+            return
+        ok = o <= sl
+        self.targets[f"bulk {n} (ratio to SLAB)"].append((ok, o / sl))
+        self.p(f"Bulk {n} against SLAB: ours {fmt(o)} against {fmt(sl)} per object: "
+               f"{'meets' if ok else '**misses**'} the target (≤ SLAB).")
+        self.p()
+        if not ok:
+            self.shortfalls.append(f"bulk {n}: ours {fmt(o)} against SLAB {fmt(sl)} per object "
+                                   f"(target ≤ SLAB)")
 
     def determinism(self):
         b = self.b
