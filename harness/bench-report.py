@@ -78,6 +78,13 @@ TARGETS = [
     (LAYOUT_TARGET, "≤ 1.01× ours aligned",
      2 * len(SIZES) + len(ALLOCN) + len(BULK) + 2),
 ]
+# Slab: of /proc/meminfo in the 8 GiB boots, after boot, with the fixed
+# workload, after the dd; ours within 10% of SLUB at each.
+SLAB_TARGET = "`Slab:` within 10% of SLUB (after boot, fixed workload, after dd)"
+SLAB_FIGURES = [("slab_boot_kb", "after boot"), ("slab_module_kb", "with the fixed workload"),
+                ("slab_dd_kb", "after the dd")]
+SLAB_BOUND = 1.10
+TARGETS.append((SLAB_TARGET, f"≤ {SLAB_BOUND:.2f}× SLUB", len(SLAB_FIGURES)))
 
 
 def load(path):
@@ -571,6 +578,22 @@ class Report:
                                       ("reserved_kb", "slab_boot_kb", "slab_module_kb",
                                        "slab_dd_kb")])
         self.table(head, rows)
+        for key, when in SLAB_FIGURES:
+            o = b.mem(OURS, "memory", key)
+            s = min([v for v in (b.mem(p, "memory", key) for p in ("slub", "slub56"))
+                     if v is not None], default=None)
+            if o is None or not s:
+                self.p(f"- `Slab:` {when}: not judged (no figure of ours or of SLUB).")
+                continue
+            ok = o <= SLAB_BOUND * s
+            self.targets[SLAB_TARGET].append((ok, o / s))
+            self.p(f"- `Slab:` {when}: ours internal {o:,.0f} KiB against SLUB {s:,.0f} KiB, "
+                   f"{o / s:.3f}×: {'meets' if ok else '**misses**'} the target "
+                   f"(≤ {SLAB_BOUND:.2f}× SLUB).")
+            if not ok:
+                self.shortfalls.append(f"`Slab:` {when}: ours {o:,.0f} KiB against SLUB "
+                                       f"{s:,.0f} KiB, {o / s:.3f}× (target ≤ {SLAB_BOUND:.2f}×)")
+        self.p()
         self.p("Fixed workload (fragmentation): 8192 objects of each cache allocated, then "
                "3 of every 4 freed; slab pages each cache still holds (own caches, never "
                "merged: they have a constructor).")
