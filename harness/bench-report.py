@@ -100,8 +100,9 @@ def load(path):
             if group == "error":
                 errors.append((measure, variant, run, key, value))
                 continue
-            if group == "plan":
-                plans[(measure, variant, run)][key] = value
+            if group in ("plan", "meta"):
+                # meta: what a boot says it did (slab_bench's repetitions).
+                plans[(measure, variant, run)][key if group == "plan" else "meta:" + key] = value
                 continue
             try:
                 data[(measure, variant, group, key)].append((int(run), float(value)))
@@ -142,8 +143,17 @@ def check_plans(data, plans):
 
 
 class Bench:
-    def __init__(self, data):
+    def __init__(self, data, plans=None):
         self.data = data
+        self.plans = plans or {}
+
+    def counts(self, key, measure=None):
+        """The values of a plan or meta key over the boots (of a
+        measure), as a phrase: "7", "3 or 7", or None if none says."""
+        vals = sorted({int(p[key]) for (m, _, _), p in self.plans.items()
+                       if (measure is None or m == measure) and
+                       str(p.get(key, "")).isdigit()})
+        return " or ".join(str(v) for v in vals) if vals else None
 
     def icount(self, variant, group, key, run=1):
         for r, v in self.data.get(("icount", variant, group, str(key)), []):
@@ -285,10 +295,13 @@ class Report:
         self.p()
         self.p("Measures:")
         self.p()
+        reps = b.counts("meta:reps", "icount")
+        reps = (f"the cheapest of {reps} repetitions" if reps else
+                "the cheapest of slab_bench's repetitions (the boots did not say how many)")
         self.p("- **icount**: QEMU `-icount shift=0`, 1 vCPU, 512 MiB.  Figures are **guest "
                "instructions per operation** (the TSC counts one tick per instruction; a "
                "calibration loop of known length checks the ratio, and the cost of the clock "
-               "reads is subtracted).  Each figure is the cheapest of 7 repetitions after a "
+               f"reads is subtracted).  Each figure is {reps} after a "
                "warm-up, and includes the benchmark loop itself (a few instructions).  The "
                "caches are private to the benchmark (never merged), 256-byte objects unless "
                "the table says otherwise; kmalloc uses the kmalloc caches.  \"ours / best peer\" is ours internal (the default) over the "
@@ -449,7 +462,8 @@ class Report:
                "an skb allocated on send (`skbuff_head_cache` and a kmalloc data buffer) and "
                "freed on receive, through the IPv4 UDP stack and the loopback device's "
                "softirq.  Figures are per datagram, send and receive together, the cheapest "
-               "of 7 runs of 512 datagrams, and include the system calls and the rest of "
+               f"of {b.counts('net_reps') or '(unrecorded)'} runs of "
+               f"{b.counts('net_packets') or '(unrecorded)'} datagrams, and include the system calls and the rest of "
                "the stack: the allocator is a part of it.  Ratios are ours internal (the "
                "default) over the peer kernel booted the same way in this run; a figure "
                "for `+nomerge` is a boot with `slab_nomerge`.")
@@ -778,7 +792,7 @@ def main():
     if not plans:
         errors.append(("-", "-", "-", "no plan", "results.tsv names no boot"))
     errors += check_plans(data, plans)
-    b = Bench(data)
+    b = Bench(data, plans)
     rep = Report(b, args)
     rep.incomplete = len(errors)
     text = rep.build()
