@@ -282,7 +282,7 @@ def foreign_kcsan_reports(lines):
 
 def parse_console(lines, out):
     region = None       # (tag, expected kinds, kinds seen)
-    splats = []
+    splats = []         # (kind, line) outside the regions
     foreign = []
     regions = {}        # tag -> list of problems ("" when it matched)
     kcsan_foreign = foreign_kcsan_reports(lines)
@@ -328,12 +328,18 @@ def parse_console(lines, out):
         if region:
             region[2].setdefault(kind, line)
         else:
-            splats.append(line)
+            splats.append((kind, line))
     if region:
         regions.setdefault(region[0], []).append("region never ended")
     if splats:
-        out.append(("FAIL", "console", "%d reports, the first: %s"
-                    % (len(splats), splats[0][:160])))
+        # The kinds, so that a check can ask for the report it expects
+        # (check-mutants.sh), not for any report at all.
+        kinds = {}
+        for kind, _ in splats:
+            kinds[kind] = kinds.get(kind, 0) + 1
+        out.append(("FAIL", "console", "%d reports (%s), the first: %s"
+                    % (len(splats), ", ".join("%s %d" % kv for kv in sorted(kinds.items())),
+                       splats[0][1][:160])))
     else:
         out.append(("PASS", "console", "%d KCSAN reports outside the engine, "
                     "the first: %s" % (len(foreign), foreign[0][:120])
