@@ -374,14 +374,52 @@ def load_manifest(path):
     return rules
 
 
+_boots = {}
+
+
+def variant_boot(variant):
+    """What the variant boots with: (memory nodes, words of its extra
+    command line).  BOOT_NUMA and BOOT_CMDLINE, when set, say it (the
+    columns of the boot); otherwise its line of variants.conf or
+    variants-full.conf does."""
+    if variant in _boots:
+        return _boots[variant]
+    numa, extra = os.environ.get("BOOT_NUMA"), os.environ.get("BOOT_CMDLINE")
+    if numa is None:
+        here = os.path.dirname(os.path.abspath(__file__))
+        for name in ("variants.conf", "variants-full.conf"):
+            with open(os.path.join(here, name)) as f:
+                for line in f:
+                    words = line.split("#", 1)[0].split()
+                    if len(words) >= 5 and words[0] == variant:
+                        numa, extra = words[4], " ".join(words[5:])
+        if numa is None:
+            sys.exit("parse-results.py: variant %s is in no variants file, and "
+                     "BOOT_NUMA is not set" % variant)
+    nodes = 1 if numa in ("-", "") else int(numa)
+    _boots[variant] = (nodes, (extra or "").split())
+    return _boots[variant]
+
+
+def term_matches(variant, term):
+    """One term of a manifest variant list: a glob over the variant's
+    name, "nodes=N" (it boots with N memory nodes: numa=fake=N, or 1), or
+    "cmdline:GLOB" (a word of its extra command line matches GLOB)."""
+    if term.startswith("nodes="):
+        return variant_boot(variant)[0] == int(term[6:])
+    if term.startswith("cmdline:"):
+        return any(fnmatch.fnmatchcase(w, term[8:]) for w in variant_boot(variant)[1])
+    return fnmatch.fnmatchcase(variant, term)
+
+
 def variant_matches(variant, globs):
-    """A comma list of globs; "!glob" excludes what the earlier ones took."""
+    """A comma list of terms; "!term" excludes what the earlier ones took."""
     hit = False
     for g in globs:
         if g.startswith("!"):
-            hit = hit and not fnmatch.fnmatchcase(variant, g[1:])
+            hit = hit and not term_matches(variant, g[1:])
         else:
-            hit = hit or fnmatch.fnmatchcase(variant, g)
+            hit = hit or term_matches(variant, g)
     return hit
 
 
