@@ -6,7 +6,9 @@
 # each kernel reported and whether it kept running, writes the table to
 # build/badinput.md, and fails a case where the series does worse than
 # upstream: dies where upstream survives, stays silent where upstream
-# reports, or hands out corrupt memory where upstream does not.
+# reports, or hands out corrupt memory where upstream does not; and a
+# case whose misuse never ran ("badinput <case>: start" missing) on
+# either kernel.
 #
 # RESULTS=<file> appends one result line per case to that results file
 # (make check-full uses it); CASES='a b' picks cases.  The pristine
@@ -26,9 +28,13 @@ for k in $kernels; do
 	"$REPO/harness/initramfs.sh" "$k"
 done
 
-# outcome LOG CASE: "<survived|died>|<what was reported>|<corruption seen>"
+# outcome LOG CASE: "<survived|died>|<what was reported>|<corruption
+# seen>|<whether the misuse ran>"
 outcome() {
-	local clog=$1 c=$2 alive=died report=none corrupt=no line
+	local clog=$1 c=$2 alive=died report=none corrupt=no ran=no line
+	# The module's own line, just before the misuse: without it the boot
+	# never got there, and neither "survived" nor "silent" means anything.
+	grep -q "badinput $c: start" "$clog" && ran=yes
 	grep -q "^HARNESS: badinput-alive $c" "$clog" && alive=survived
 	# Only what follows the misuse: the series' boot-time KUnit suites
 	# print reports of their own on purpose.
@@ -46,7 +52,7 @@ outcome() {
 	# The module marks what can only be corruption: an object handed out
 	# twice, or memory that was never an object.
 	grep -q -E "badinput $c: .*: CORRUPT" "$clog" && corrupt=yes
-	echo "$alive|$report|$corrupt"
+	echo "$alive|$report|$corrupt|$ran"
 }
 
 results=${RESULTS:-}
@@ -68,12 +74,14 @@ for mode in none FZPU; do
 				-a "$extra" -t 300 >/dev/null 2>&1 || true
 			got[$k]=$(outcome "$clog" "$c")
 		done
-		IFS='|' read -r ua ur uc <<<"${got[pristine]}"
-		IFS='|' read -r sa sr sc <<<"${got[series]}"
+		IFS='|' read -r ua ur uc un <<<"${got[pristine]}"
+		IFS='|' read -r sa sr sc sn <<<"${got[series]}"
 		why=
 		[ "$ua" = survived ] && [ "$sa" != survived ] && why="dies where upstream survives"
 		[ "$ur" != none ] && [ "$sr" = none ] && why="${why:+$why; }silent where upstream reports"
 		[ "$uc" = no ] && [ "$sc" = yes ] && why="${why:+$why; }corrupts where upstream does not"
+		[ "$un" = yes ] || why="${why:+$why; }the misuse never ran on upstream"
+		[ "$sn" = yes ] || why="${why:+$why; }the misuse never ran on the series"
 		if [ -z "$why" ]; then
 			verdict=ok
 			pass=$((pass + 1))

@@ -59,6 +59,33 @@ TICKS_PER_INSN = (0.9, 1.1)
 NET_LABEL = {"64x1": "64 B, 1 in flight", "64x32": "64 B, 32 in flight",
              "1400x1": "1400 B, 1 in flight", "1400x32": "1400 B, 32 in flight"}
 
+# The targets (README.md, "Benchmark results"): name, goal and the number
+# of rows a complete run judges.  A target with fewer rows is not judged,
+# and the run fails: a run that lacks figures must not read as a pass.
+LAYOUT_TARGET = "internal layout within 1% of aligned (single-CPU rows)"
+TARGETS = [
+    ("fastpath pair kmem_cache (ratio to SLUB)", "≤ 0.85× SLUB and ≤ SLAB", len(SIZES)),
+    ("fastpath pair kmalloc (ratio to SLUB)", "≤ 0.85× SLUB and ≤ SLAB", len(SIZES)),
+    ("alloc N / free N (ratio to SLAB)", "≤ SLAB", len(ALLOCN)),
+    ("bulk ≥ 16 (ratio to SLUB)", "≤ 0.8× SLUB", len([n for n in BULK if n >= 16])),
+    ("bulk 250 (ratio to SLAB)", "≤ SLAB", 1),
+    ("many caches (ratio to SLUB)", "≤ SLUB", 1),
+    ("fork+exec (ratio to SLUB)", "≤ SLUB", 1),
+    ("remote free, TCG median (ratio to SLUB)", "≤ SLUB in ns (throughput ≥ SLUB)", 1),
+    ("all-CPU throughput, TCG median (ratio to SLUB)", "≤ SLUB in ns (throughput ≥ SLUB)", 1),
+    # Every row of the single-CPU tables: fast, kmalloc, alloc N, bulk,
+    # many caches, fork+exec.
+    (LAYOUT_TARGET, "≤ 1.01× ours aligned",
+     2 * len(SIZES) + len(ALLOCN) + len(BULK) + 2),
+]
+# Slab: of /proc/meminfo in the 8 GiB boots, after boot, with the fixed
+# workload, after the dd; ours within 10% of SLUB at each.
+SLAB_TARGET = "`Slab:` within 10% of SLUB (after boot, fixed workload, after dd)"
+SLAB_FIGURES = [("slab_boot_kb", "after boot"), ("slab_module_kb", "with the fixed workload"),
+                ("slab_dd_kb", "after the dd")]
+SLAB_BOUND = 1.10
+TARGETS.append((SLAB_TARGET, f"≤ {SLAB_BOUND:.2f}× SLUB", len(SLAB_FIGURES)))
+
 
 def load(path):
     data = defaultdict(list)    # (measure, variant, group, key) -> [(run, value)]
@@ -73,8 +100,9 @@ def load(path):
             if group == "error":
                 errors.append((measure, variant, run, key, value))
                 continue
-            if group == "plan":
-                plans[(measure, variant, run)][key] = value
+            if group in ("plan", "meta"):
+                # meta: what a boot says it did (slab_bench's repetitions).
+                plans[(measure, variant, run)][key if group == "plan" else "meta:" + key] = value
                 continue
             try:
                 data[(measure, variant, group, key)].append((int(run), float(value)))
@@ -115,8 +143,17 @@ def check_plans(data, plans):
 
 
 class Bench:
-    def __init__(self, data):
+    def __init__(self, data, plans=None):
         self.data = data
+        self.plans = plans or {}
+
+    def counts(self, key, measure=None):
+        """The values of a plan or meta key over the boots (of a
+        measure), as a phrase: "7", "3 or 7", or None if none says."""
+        vals = sorted({int(p[key]) for (m, _, _), p in self.plans.items()
+                       if (measure is None or m == measure) and
+                       str(p.get(key, "")).isdigit()})
+        return " or ".join(str(v) for v in vals) if vals else None
 
     def icount(self, variant, group, key, run=1):
         for r, v in self.data.get(("icount", variant, group, str(key)), []):
@@ -170,7 +207,6 @@ class Report:
         self.shortfalls = []
         # target name -> [(met, ratio to the reference)]
         self.targets = defaultdict(list)
-        self.target_ref = {}
         self.incomplete = 0     # errors, missing figures, bad calibration
 
     def p(self, s=""):
@@ -208,12 +244,8 @@ class Report:
             lay_ok = lay is not None and lay <= 1.01
             if ok is not None:
                 self.targets[short].append((ok, ours / ref(slub_best, vals["slab"])))
-                self.target_ref[short] = text
             if lay is not None:
-                self.targets["internal layout within 1% of aligned (every single-CPU row)"].append(
-                    (lay_ok, lay))
-                self.target_ref["internal layout within 1% of aligned (every single-CPU row)"] = \
-                    "≤ 1.01× ours aligned"
+                self.targets[LAYOUT_TARGET].append((lay_ok, lay))
             if ok is False:
                 self.shortfalls.append(f"{title}, {keyname} {key}: ours {fmt(ours)} "
                                        f"against {text} (SLUB {fmt(slub_best)}, SLAB {fmt(vals['slab'])})")
@@ -263,10 +295,13 @@ class Report:
         self.p()
         self.p("Measures:")
         self.p()
+        reps = b.counts("meta:reps", "icount")
+        reps = (f"the cheapest of {reps} repetitions" if reps else
+                "the cheapest of slab_bench's repetitions (the boots did not say how many)")
         self.p("- **icount**: QEMU `-icount shift=0`, 1 vCPU, 512 MiB.  Figures are **guest "
                "instructions per operation** (the TSC counts one tick per instruction; a "
                "calibration loop of known length checks the ratio, and the cost of the clock "
-               "reads is subtracted).  Each figure is the cheapest of 7 repetitions after a "
+               f"reads is subtracted).  Each figure is {reps} after a "
                "warm-up, and includes the benchmark loop itself (a few instructions).  The "
                "caches are private to the benchmark (never merged), 256-byte objects unless "
                "the table says otherwise; kmalloc uses the kmalloc caches.  \"ours / best peer\" is ours internal (the default) over the "
@@ -301,6 +336,7 @@ class Report:
                           ((None, "n/a") if o is None or s is None else
                            (o <= 0.8 * s, "≤ 0.8× SLUB")), "bulk ≥ 16 (ratio to SLUB)",
                           to_slub)
+        self.bulk_against_slab(250)
         no_worse = lambda key, o, s, sl: ((None, "n/a") if o is None or s is None
                                           else (o <= s, "≤ SLUB"))
         self.icount_group("Many caches: one object of each of 64 caches, round the caches, "
@@ -315,6 +351,24 @@ class Report:
         self.memory()
         self.summary()
         return "\n".join(self.out) + "\n"
+
+    def bulk_against_slab(self, n):
+        """The largest bulk against SLAB, whose per-cpu array caches are
+        at their best there."""
+        b = self.b
+        o, sl = b.icount(OURS, "bulk", n), b.icount("slab", "bulk", n)
+        if o is None or sl is None:
+            self.p(f"Bulk {n} against SLAB: not judged (no figure of ours or of SLAB).")
+            self.p()
+            return
+        ok = o <= sl
+        self.targets[f"bulk {n} (ratio to SLAB)"].append((ok, o / sl))
+        self.p(f"Bulk {n} against SLAB: ours {fmt(o)} against {fmt(sl)} per object: "
+               f"{'meets' if ok else '**misses**'} the target (≤ SLAB).")
+        self.p()
+        if not ok:
+            self.shortfalls.append(f"bulk {n}: ours {fmt(o)} against SLAB {fmt(sl)} per object "
+                                   f"(target ≤ SLAB)")
 
     def determinism(self):
         b = self.b
@@ -408,7 +462,8 @@ class Report:
                "an skb allocated on send (`skbuff_head_cache` and a kmalloc data buffer) and "
                "freed on receive, through the IPv4 UDP stack and the loopback device's "
                "softirq.  Figures are per datagram, send and receive together, the cheapest "
-               "of 7 runs of 512 datagrams, and include the system calls and the rest of "
+               f"of {b.counts('net_reps') or '(unrecorded)'} runs of "
+               f"{b.counts('net_packets') or '(unrecorded)'} datagrams, and include the system calls and the rest of "
                "the stack: the allocator is a part of it.  Ratios are ours internal (the "
                "default) over the peer kernel booted the same way in this run; a figure "
                "for `+nomerge` is a boot with `slab_nomerge`.")
@@ -499,7 +554,6 @@ class Report:
                 ok = o[0] <= s[0]
                 overlap = o[1] <= s[2] and s[1] <= o[2]
                 self.targets[f"{what}, TCG median (ratio to SLUB)"].append((ok, o[0] / s[0]))
-                self.target_ref[f"{what}, TCG median (ratio to SLUB)"] = "≤ SLUB in ns (throughput ≥ SLUB)"
                 self.p(f"- {what}: ours internal {o[0]:,.0f} ns against SLUB {s[0]:,.0f} ns "
                        f"(median): {'meets' if ok else '**misses**'} the target "
                        f"(ours ≤ SLUB in cost, i.e. throughput ≥ SLUB)" +
@@ -538,6 +592,22 @@ class Report:
                                       ("reserved_kb", "slab_boot_kb", "slab_module_kb",
                                        "slab_dd_kb")])
         self.table(head, rows)
+        for key, when in SLAB_FIGURES:
+            o = b.mem(OURS, "memory", key)
+            s = min([v for v in (b.mem(p, "memory", key) for p in ("slub", "slub56"))
+                     if v is not None], default=None)
+            if o is None or not s:
+                self.p(f"- `Slab:` {when}: not judged (no figure of ours or of SLUB).")
+                continue
+            ok = o <= SLAB_BOUND * s
+            self.targets[SLAB_TARGET].append((ok, o / s))
+            self.p(f"- `Slab:` {when}: ours internal {o:,.0f} KiB against SLUB {s:,.0f} KiB, "
+                   f"{o / s:.3f}×: {'meets' if ok else '**misses**'} the target "
+                   f"(≤ {SLAB_BOUND:.2f}× SLUB).")
+            if not ok:
+                self.shortfalls.append(f"`Slab:` {when}: ours {o:,.0f} KiB against SLUB "
+                                       f"{s:,.0f} KiB, {o / s:.3f}× (target ≤ {SLAB_BOUND:.2f}×)")
+        self.p()
         self.p("Fixed workload (fragmentation): 8192 objects of each cache allocated, then "
                "3 of every 4 freed; slab pages each cache still holds (own caches, never "
                "merged: they have a constructor).")
@@ -551,14 +621,26 @@ class Report:
                         [fmt(r, 2) + "×" if r else "n/a"])
         self.table(head, rows)
 
+    def not_judged(self):
+        """(name, rows found, rows wanted) of each target the run lacks
+        figures for."""
+        return [(name, len(self.targets.get(name, [])), n) for name, _, n in TARGETS
+                if len(self.targets.get(name, [])) != n]
+
     def target_table(self):
         head = ["target", "goal", "rows met", "ours / reference (min–max over rows)"]
         rows = []
-        for name, res in self.targets.items():
-            met = sum(1 for ok, _ in res if ok)
+        unjudged = {name: (got, n) for name, got, n in self.not_judged()}
+        for name, goal, n in TARGETS:
+            res = self.targets.get(name, [])
             rs = [r for _, r in res]
-            rows.append([name, self.target_ref.get(name, ""), f"{met} of {len(res)}",
-                         f"{min(rs):.3f}–{max(rs):.3f}" if len(rs) > 1 else f"{rs[0]:.3f}"])
+            span = (f"{min(rs):.3f}–{max(rs):.3f}" if len(rs) > 1 else
+                    f"{rs[0]:.3f}" if rs else "n/a")
+            if name in unjudged:
+                rows.append([name, goal, f"**not judged**: {len(res)} of {n} rows", span])
+                continue
+            met = sum(1 for ok, _ in res if ok)
+            rows.append([name, goal, f"{met} of {len(res)}", span])
         lines = ["| " + " | ".join(head) + " |", "|" + "|".join([" --- "] * len(head)) + "|"]
         lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
         return "\n".join(lines) + "\n"
@@ -569,10 +651,15 @@ class Report:
         self.p("Ours is the internal layout (the default); the single-CPU rows are icount.")
         self.p()
         self.p(self.target_table())
+        unjudged = self.not_judged()
         if self.incomplete:
             self.p(f"**This run is incomplete or its calibration is off** "
                    f"({self.incomplete} problems, listed under Errors): "
                    "the targets are not judged.")
+        elif unjudged:
+            self.p(f"**This run lacks the figures of {len(unjudged)} of the {len(TARGETS)} "
+                   "targets**, which are not judged: " +
+                   "; ".join(f"{name} ({got} of {n} rows)" for name, got, n in unjudged) + ".")
         elif not self.shortfalls:
             self.p("Every target is met on this run.")
         else:
@@ -705,29 +792,38 @@ def main():
     if not plans:
         errors.append(("-", "-", "-", "no plan", "results.tsv names no boot"))
     errors += check_plans(data, plans)
-    b = Bench(data)
+    b = Bench(data, plans)
     rep = Report(b, args)
     rep.incomplete = len(errors)
     text = rep.build()
-    if errors:
-        text += "## Errors\n\n" + "".join(f"- {m} {v} run {r}: {k} ({val})\n"
-                                         for m, v, r, k, val in errors) + "\n"
+    assert set(rep.targets) <= {name for name, _, _ in TARGETS}, set(rep.targets)
+    problems = [f"{m} {v} run {r}: {k} ({val})" for m, v, r, k, val in errors]
+    problems += [f"target not judged: {name} ({got} of {n} rows)"
+                 for name, got, n in rep.not_judged()]
+    if problems:
+        text += "## Errors\n\n" + "".join(f"- {p}\n" for p in problems) + "\n"
     text += "## Plots\n\n![bulk](bulk.png)\n\n![fastpath](fastpath.png)\n\n![memory](memory.png)\n"
     plots(b, args.outdir, args)
     with open(os.path.join(args.outdir, "report.md"), "w") as f:
         f.write(text)
-    with open(os.path.join(args.outdir, "headline.md"), "w") as f:
-        f.write(rep.headline_table())
-    with open(os.path.join(args.outdir, "targets.md"), "w") as f:
-        f.write(rep.target_table())
+    # The tables for README.md, only from a complete run; never a stale
+    # pair next to an incomplete report.
+    for name, table in (("headline.md", rep.headline_table), ("targets.md", rep.target_table)):
+        path = os.path.join(args.outdir, name)
+        if problems:
+            if os.path.exists(path):
+                os.remove(path)
+            continue
+        with open(path, "w") as f:
+            f.write(table())
     print(rep.headline_table())
     if rep.det:
         print(f"icount passes: {rep.det[0]} of {sum(rep.det)} single-CPU figures identical")
     if rep.shortfalls:
         print(f"{len(rep.shortfalls)} target(s) missed; see the report")
-    for m, v, r, k, val in errors:
-        print(f"error: {m} {v} run {r}: {k} ({val})", file=sys.stderr)
-    return 1 if errors else 0
+    for p in problems:
+        print(f"error: {p}", file=sys.stderr)
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

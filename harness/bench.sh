@@ -83,12 +83,20 @@ bench_boot() {
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_forkexec=\([0-9]*\).*/\1/p')" >>"$res"
 	printf '%s\t%s\t%s\tplan\tnet\t%s\n' "$measure" "$variant" "$run" \
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_net=\([^ ]*\).*/\1/p')" >>"$res"
+	# The report states how many datagrams and runs a figure is of.
+	printf '%s\t%s\t%s\tplan\tnet_packets\t%s\n' "$measure" "$variant" "$run" \
+		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_net_packets=\([0-9]*\).*/\1/p')" >>"$res"
+	printf '%s\t%s\t%s\tplan\tnet_reps\t%s\n' "$measure" "$variant" "$run" \
+		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_net_reps=\([0-9]*\).*/\1/p')" >>"$res"
 	if ! "$REPO/harness/run-qemu.sh" "$profile" "$clog" -u bench -a "$cmdline" "$@"; then
 		log "$measure $variant run $run: boot failed (log: ${clog#$REPO/})"
 		printf '%s\t%s\t%s\terror\tboot\t%s\n' "$measure" "$variant" "$run" "${clog#$REPO/}" >>"$res"
 		return 0
 	fi
+	# meta rows: what the boot says it did (slab_bench's repetitions
+	# per figure), for the report's text.
 	rows=$(sed -n \
+		-e 's/^BENCH: slab_bench: start .* reps=\([0-9]*\) .*/meta\treps\t\1/p' \
 		-e 's/^BENCH: slab_bench: result \([a-z]*\) \([0-9]*\) \([0-9.]*\)$/\1\t\2\t\3/p' \
 		-e 's/^BENCH: slab_bench: calib icount .*ticks_per_insn=\([0-9.]*\) overhead=\([0-9]*\)$/calib\tticks_per_insn\t\1\ncalib\toverhead\t\2/p' \
 		-e 's/^BENCH: memory Memory: .* \([0-9]*\)K reserved.*/memory\treserved_kb\t\1/p' \
@@ -104,7 +112,7 @@ bench_boot() {
 	fi
 	[ -n "$rows" ] && echo "$rows" | sed "s/^/$measure\t$variant\t$run\t/" >>"$res"
 	echo "$rows" | awk -F'\t' -v pre="$measure $variant run $run" -v s=$(($(date +%s) - t0)) '
-		$1 != "calib" { if (!($1 in line)) order[n++] = $1; line[$1] = line[$1] " " $2 "=" $3 }
+		$1 != "calib" && $1 != "meta" { if (!($1 in line)) order[n++] = $1; line[$1] = line[$1] " " $2 "=" $3 }
 		END { for (i = 0; i < n; i++) printf "%s: %s:%s\n", pre, order[i], line[order[i]]
 		      printf "%s: %ds\n", pre, s }' |
 		while read -r l; do log "$l"; done

@@ -4,12 +4,18 @@
 # deliberate breakage of the series or of the harness, applied to a copy
 # of this tree (build/mutants/tree, built in build/mutants/build), one at
 # a time; "make check VARIANTS=..." of the copy must then exit non-zero
-# with the named result among its failures.  A mutant that stays green,
-# or whose edit no longer applies, fails this script.
+# with the named result of the named variant among its failures (and,
+# for "console", the report it provokes, not just any).  A mutant that
+# stays green, goes red elsewhere, whose edit no longer applies, or whose
+# run never boots (a build that failed) fails this script.
 #
 # The bench mutants run harness/bench-report.py on a made-up complete set
 # of figures, first as it is (it must pass), then with one figure taken
-# out and with the calibration out of bounds (each must fail).
+# out, with the calibration out of bounds, with the icount boots of three
+# kernels only and with the memory boots only (each must fail: the last
+# two have every figure they asked for, but leave targets not judged);
+# and with 20% more Slab: on ours than on SLUB, where the Slab: target
+# must read missed.
 #
 # MUTANTS='a b' picks mutants; RESULTS=<file> appends a result line per
 # mutant (make check-full).  Report: build/mutants/report.txt.  The copy
@@ -24,7 +30,8 @@ tree=$work/tree
 report=$work/report.txt
 results=${RESULTS:-}
 all="fastpath-tid nomerge-list-ignored validate-success sync-file-removed
-selftests-not-installed bench-row-missing bench-calibration pair-bitlock-fallback
+selftests-not-installed bench-row-missing bench-calibration bench-incomplete
+bench-memory-only bench-slab-regression pair-bitlock-fallback
 nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
 invariant-assert"
 mutants=${MUTANTS:-$all}
@@ -58,7 +65,8 @@ fresh_copy() {
 	fi
 }
 
-# The breakage, the variants to run, the result that must fail (a glob).
+# The breakage; prints the variant to run and the result that must fail
+# there (a glob), optionally " | " and a glob its detail must match.
 mutant() {
 	case $1 in
 	fastpath-tid)
@@ -107,20 +115,46 @@ mutant() {
 		# marked region.
 		edit mm/slub_engine_test.c 's/\n\tpr_err\("HARNESS: expect-splat-begin %s slub-invalid\\n", test->name\);//' || return
 		edit mm/slub_engine_test.c 's/\n\tpr_err\("HARNESS: expect-splat-end %s\\n", test->name\);//' || return
-		echo "series console"
+		echo "series console | *reports (*slub-invalid [0-9]*), the first: *"
 		;;
 	invariant-assert)
 		# The DEBUG_VM assertion of every slab pair commit turned
 		# around: it must fire in the lockdep kernel, and its WARNING
 		# must turn the console check red.
 		edit mm/slub.c 's/VM_WARN_ON_ONCE\(new->cnt\.inuse > new->cnt\.objects\);/VM_WARN_ON_ONCE(new->cnt.inuse <= new->cnt.objects);/' || return
-		echo "series-lockdep console"
+		echo "series-lockdep console | *the first: WARNING:* at mm/slub.c:*"
 		;;
 	*)
 		echo "unknown mutant $1"
 		return 1
 		;;
 	esac
+}
+
+# judge RESULTS VARIANT TEST DETAIL RC: the verdict on one mutant's make
+# check, which exited RC and wrote RESULTS: "PASS <the red row>", "FAIL
+# <why>", or "ERROR <why>" when the run never booted the variant (a build
+# or setup that failed is no red of the check the mutant is for).  TEST
+# and DETAIL are globs that a FAIL row of VARIANT must match.
+judge() {
+	local res=$1 v=$2 want=$3 dwant=$4 rc=$5 red
+	if ! awk -F'\t' -v v="$v" '$2 == v && $3 == "boot" { f = 1 } END { exit !f }' \
+		"$res" 2>/dev/null; then
+		echo "ERROR no boot of $v: the build or the setup of the run failed"
+		return
+	fi
+	red=$(awk -F'\t' -v v="$v" '$1 == "FAIL" && $2 == v { print $3 "\t" $4 }' "$res" |
+		while IFS=$'\t' read -r t d; do
+			# shellcheck disable=SC2053
+			[[ $t == $want && $d == $dwant ]] && printf '%s: %s\n' "$t" "$d"
+		done | head -n 1)
+	if [ "$rc" = 0 ]; then
+		echo "FAIL stayed green"
+	elif [ -z "$red" ]; then
+		echo "FAIL red, but not $v $want ($dwant)"
+	else
+		echo "PASS red on $v: ${red:0:200}"
+	fi
 }
 
 # bench-report.py on made-up figures: complete, then broken by $1.
@@ -136,7 +170,8 @@ br = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(br)
 rows = []
 for v in br.KERNELS:
-    plan = {"icount": "calib,fast,kmalloc,allocn,bulk", "tcg": "remote,mt",
+    # The cases of every target of the report (bench.sh runs more).
+    plan = {"icount": "calib,fast,kmalloc,allocn,bulk,many", "tcg": "remote,mt",
             "mem": "frag"}
     for m, cases in plan.items():
         rows += [(m, v, 1, "plan", "cases", cases), (m, v, 1, "plan", "dd", 128)]
@@ -148,9 +183,22 @@ for v in br.KERNELS:
         if "calib" in cases:
             rows.append((m, v, 1, "calib", "ticks_per_insn",
                          1.3 if sys.argv[3] == "calibration" else 1.0))
+        if m == "icount":
+            rows += [(m, v, 1, "plan", "forkexec", 200), (m, v, 1, "forkexec", 200, 2e7)]
 if sys.argv[3] == "missing":
     # A bulk allocation that failed: slab_bench stops the bulk case there.
     rows = [r for r in rows if r[1:5] != ("ours-internal", 1, "bulk", 64)]
+elif sys.argv[3] == "incomplete":
+    # The icount boots of three kernels and nothing else: every figure
+    # that was asked for is there, but no target has all its rows.
+    rows = [r for r in rows if r[0] == "icount" and r[1] in br.KERNELS[:3]]
+elif sys.argv[3] == "slab-regression":
+    # Ours holds 20% more Slab: than SLUB with the fixed workload.
+    rows = [r[:5] + (1200,) if r[:5] == ("mem", "ours-internal", 1, "memory", "slab_module_kb")
+            else r for r in rows]
+elif sys.argv[3] == "memory-only":
+    # ICOUNT_PASSES=0 ROUNDS=0: the 8 GiB boots alone.
+    rows = [r for r in rows if r[0] == "mem"]
 with open(sys.argv[2], "w") as f:
     f.writelines("\t".join(str(x) for x in r) + "\n" for r in rows)
 EOF
@@ -171,12 +219,31 @@ result() {
 
 for m in $mutants; do
 	case $m in
-	bench-row-missing|bench-calibration)
-		what=missing
-		[ "$m" = bench-calibration ] && what=calibration
+	bench-*)
+		case $m in
+		bench-row-missing) what=missing ;;
+		bench-calibration) what=calibration ;;
+		bench-incomplete) what=incomplete ;;
+		bench-memory-only) what=memory-only ;;
+		bench-slab-regression) what=slab-regression ;;
+		*) result FAIL "$m" "unknown mutant $m"; continue ;;
+		esac
 		log "$m: bench-report.py on a complete made-up run, then with the breakage"
+		# A missed target is a finding of the run, not an error of it:
+		# the Slab: target must read met on the made-up run (ours equal
+		# to SLUB) and missed with 20% more.
+		slab_row='^| `Slab:` within 10% of SLUB .* | 3 of 3 |'
 		if [ "$(bench_mutant complete)" != 0 ]; then
 			result FAIL "$m" "green run not green: $work/bench-complete/out.txt"
+		elif [ "$what" = slab-regression ]; then
+			bench_mutant "$what" >/dev/null
+			if ! grep -q "$slab_row" "$work/bench-complete/report.md"; then
+				result FAIL "$m" "the Slab: target is not met on the made-up run: $work/bench-complete/report.md"
+			elif grep -q "$slab_row" "$work/bench-$what/report.md"; then
+				result FAIL "$m" "the Slab: target stayed met: $work/bench-$what/report.md"
+			else
+				result PASS "$m" "red: $(grep -m1 '^- `Slab:`.*(target' "$work/bench-$what/report.md")"
+			fi
 		elif [ "$(bench_mutant "$what")" = 0 ]; then
 			result FAIL "$m" "stayed green: $work/bench-$what/out.txt"
 		else
@@ -192,23 +259,23 @@ for m in $mutants; do
 	fi
 	variants=${spec%% *}
 	want=${spec#* }
-	log "$m: make check VARIANTS=$variants, expecting $want to fail"
+	dwant='*'
+	case $want in
+	*' | '*) dwant=${want#* | } want=${want%% | *} ;;
+	esac
+	log "$m: make check VARIANTS=$variants, expecting $variants $want${dwant:+ ($dwant)} to fail"
 	rc=0
+	# No row of the previous mutant may stand in for this one's.
+	res=$work/build/results.tsv
+	rm -f "$res"
 	(cd "$tree" && BUILD=$work/build HARNESS_T0='' VARIANTS="$variants" \
 		"$tree/harness/check.sh") >"$work/$m.log" 2>&1 || rc=$?
-	res=$work/build/results.tsv
-	red=$(awk -F'\t' -v w="$want" '$1 == "FAIL" { print $3 }' "$res" 2>/dev/null |
-		while read -r t; do
-			# shellcheck disable=SC2053
-			[[ $t == $want ]] && echo "$t"
-		done | head -n 1)
-	if [ $rc = 0 ]; then
-		result FAIL "$m" "stayed green: $work/$m.log"
-	elif [ -z "$red" ]; then
-		result FAIL "$m" "red, but not $want: $(tail -n 1 "$work/$m.log")"
-	else
-		result PASS "$m" "red on $variants: $red ($(tail -n 1 "$work/$m.log"))"
-	fi
+	verdict=$(judge "$res" "$variants" "$want" "$dwant" "$rc")
+	case $verdict in
+	PASS*) result PASS "$m" "${verdict#PASS }" ;;
+	ERROR*) result FAIL "$m" "error: ${verdict#ERROR }: $(tail -n 1 "$work/$m.log")" ;;
+	*) result FAIL "$m" "${verdict#FAIL }: $(tail -n 1 "$work/$m.log")" ;;
+	esac
 done
 # Leave a clean copy behind.
 fresh_copy

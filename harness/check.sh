@@ -11,6 +11,12 @@ set -eu
 STAGE=check
 . "$(dirname "$0")/lib.sh"
 
+# Emptied before anything can fail: a package install or a build that
+# stops this script must not leave the rows of an earlier run behind, to
+# be read as this one's (check-mutants.sh reads them).
+results=$BUILD/results.tsv
+: >"$results"
+
 "$REPO/harness/deps.sh"
 base=$(base_tree)
 version=$(base_version)
@@ -34,9 +40,6 @@ for p in $profiles; do
 	"$REPO/harness/build.sh" "$p"
 	"$REPO/harness/initramfs.sh" "$p"
 done
-
-results=$BUILD/results.tsv
-: >"$results"
 
 # The patch series: every patch of series/plan applies at its step, split
 # diffs included, and the last one gives the tree the kernels are built

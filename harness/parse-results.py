@@ -18,17 +18,21 @@ where STATUS is PASS, FAIL or SKIP.  Results are:
     exactly the kinds it lists (see REPORT_KINDS), no more, no fewer; a
     kind written "<kind>?" may appear or not;
   - every KUnit case (KTAP from debugfs), as kunit:<suite>:<case>; a suite
-    with fewer results than its plan fails;
+    with another number of results than its plan, or without its plan or
+    its closing line, fails;
   - every "HARNESS: result STATUS TEST DETAIL" line of a guest script
     (the distribution profile's workload parts, test_meminit);
   - every kselftest result (TAP from run_kselftest.sh), as
     kselftest:<program>:<description>; a program that failed without a
-    failing subtest (crash, timeout), or that reported fewer results than
-    its plan, counts as one failure of its own.
+    failing subtest (crash, timeout), or that reported another number of
+    results than its plan (none at all included), or results without a
+    plan, counts as one failure of its own.
 Then harness/manifest.conf says which programs and suites the variant must
 run, with how many results, and which results may be skipped and why: a
 missing program or suite, a wrong count or a skip it does not list is a
-FAIL.  A SKIP's detail is the manifest's reason.
+FAIL.  The count holds whether or not the program printed a plan; only a
+program skipped as a whole ("1..0 # SKIP", judged by the skip rules)
+owes no results.  A SKIP's detail is the manifest's reason.
 """
 import fnmatch
 import glob
@@ -94,17 +98,27 @@ def strip_time(line):
 def parse_kunit(lines, out):
     suite = None
     cases = plan = 0
+    ended = False
 
     def end_suite():
-        if plan is not None and cases != plan:
+        # debugfs prints the suite's plan and its closing line whatever
+        # its cases logged: without them the results are cut short.
+        if plan is None:
+            out.append(("FAIL", "kunit:%s" % suite,
+                        "no plan, %d results" % cases))
+        elif cases != plan:
             out.append(("FAIL", "kunit:%s" % suite,
                         "plan of %d cases, %d results" % (plan, cases)))
+        if not ended:
+            out.append(("FAIL", "kunit:%s" % suite, "no suite result line"))
 
     for raw in lines:
         line = raw.rstrip()
         m = re.match(r"^HARNESS: kunit-begin (\S+)", line)
         if m:
-            suite, cases, plan = m.group(1), 0, None
+            if suite is not None:
+                end_suite()
+            suite, cases, plan, ended = m.group(1), 0, None, False
             continue
         if line.startswith("HARNESS: kunit-end"):
             if suite is not None:
@@ -125,8 +139,12 @@ def parse_kunit(lines, out):
             cases += 1
             out.append((st, "kunit:%s:%s" % (suite, m.group(2)),
                         (m.group(4) or "").strip()))
-        elif cases == 0 or st == "FAIL":
-            out.append((st, "kunit:%s" % suite, "suite result"))
+        else:
+            ended = True
+            if cases == 0 or st == "FAIL":
+                out.append((st, "kunit:%s" % suite, "suite result"))
+    if suite is not None:
+        end_suite()
 
 
 def parse_kselftest(lines, out):
@@ -181,9 +199,16 @@ def parse_kselftest(lines, out):
         elif st == "FAIL" and not any(s == "FAIL" for s, _, _ in inner):
             out.append(("FAIL", "kselftest:%s" % prog,
                         (m.group(3) or "") + (m.group(4) or "") or "exit status"))
-        if inner and plan is not None and len(inner) != plan:
+        # A program that states its plan and then stops short (a shell
+        # test that exits 0 early) has fewer results than the plan, none
+        # at all included; one that reports without a plan cannot say
+        # how many it owed.
+        if plan is not None and len(inner) != plan:
             out.append(("FAIL", "kselftest:%s" % prog,
                         "plan of %d tests, %d results" % (plan, len(inner))))
+        elif plan is None and inner:
+            out.append(("FAIL", "kselftest:%s" % prog,
+                        "%d results without a plan" % len(inner)))
         inner, plan, skip_all = [], None, ""
 
 
@@ -257,7 +282,7 @@ def foreign_kcsan_reports(lines):
 
 def parse_console(lines, out):
     region = None       # (tag, expected kinds, kinds seen)
-    splats = []
+    splats = []         # (kind, line) outside the regions
     foreign = []
     regions = {}        # tag -> list of problems ("" when it matched)
     kcsan_foreign = foreign_kcsan_reports(lines)
@@ -303,12 +328,18 @@ def parse_console(lines, out):
         if region:
             region[2].setdefault(kind, line)
         else:
-            splats.append(line)
+            splats.append((kind, line))
     if region:
         regions.setdefault(region[0], []).append("region never ended")
     if splats:
-        out.append(("FAIL", "console", "%d reports, the first: %s"
-                    % (len(splats), splats[0][:160])))
+        # The kinds, so that a check can ask for the report it expects
+        # (check-mutants.sh), not for any report at all.
+        kinds = {}
+        for kind, _ in splats:
+            kinds[kind] = kinds.get(kind, 0) + 1
+        out.append(("FAIL", "console", "%d reports (%s), the first: %s"
+                    % (len(splats), ", ".join("%s %d" % kv for kv in sorted(kinds.items())),
+                       splats[0][1][:160])))
     else:
         out.append(("PASS", "console", "%d KCSAN reports outside the engine, "
                     "the first: %s" % (len(foreign), foreign[0][:120])
@@ -343,14 +374,52 @@ def load_manifest(path):
     return rules
 
 
+_boots = {}
+
+
+def variant_boot(variant):
+    """What the variant boots with: (memory nodes, words of its extra
+    command line).  BOOT_NUMA and BOOT_CMDLINE, when set, say it (the
+    columns of the boot); otherwise its line of variants.conf or
+    variants-full.conf does."""
+    if variant in _boots:
+        return _boots[variant]
+    numa, extra = os.environ.get("BOOT_NUMA"), os.environ.get("BOOT_CMDLINE")
+    if numa is None:
+        here = os.path.dirname(os.path.abspath(__file__))
+        for name in ("variants.conf", "variants-full.conf"):
+            with open(os.path.join(here, name)) as f:
+                for line in f:
+                    words = line.split("#", 1)[0].split()
+                    if len(words) >= 5 and words[0] == variant:
+                        numa, extra = words[4], " ".join(words[5:])
+        if numa is None:
+            sys.exit("parse-results.py: variant %s is in no variants file, and "
+                     "BOOT_NUMA is not set" % variant)
+    nodes = 1 if numa in ("-", "") else int(numa)
+    _boots[variant] = (nodes, (extra or "").split())
+    return _boots[variant]
+
+
+def term_matches(variant, term):
+    """One term of a manifest variant list: a glob over the variant's
+    name, "nodes=N" (it boots with N memory nodes: numa=fake=N, or 1), or
+    "cmdline:GLOB" (a word of its extra command line matches GLOB)."""
+    if term.startswith("nodes="):
+        return variant_boot(variant)[0] == int(term[6:])
+    if term.startswith("cmdline:"):
+        return any(fnmatch.fnmatchcase(w, term[8:]) for w in variant_boot(variant)[1])
+    return fnmatch.fnmatchcase(variant, term)
+
+
 def variant_matches(variant, globs):
-    """A comma list of globs; "!glob" excludes what the earlier ones took."""
+    """A comma list of terms; "!term" excludes what the earlier ones took."""
     hit = False
     for g in globs:
         if g.startswith("!"):
-            hit = hit and not fnmatch.fnmatchcase(variant, g[1:])
+            hit = hit and not term_matches(variant, g[1:])
         else:
-            hit = hit or fnmatch.fnmatchcase(variant, g)
+            hit = hit or term_matches(variant, g)
     return hit
 
 
@@ -375,10 +444,15 @@ def apply_manifest(variant, out, rules):
         n = sum(1 for _, t, _ in out if t.startswith(name + ":"))
         # A program that skipped or failed as a whole has a row of its own.
         whole = any(t == name for _, t, _ in out)
+        # A program skipped as a whole (its "1..0 # SKIP", which the skip
+        # rules above judge) owes no results; one that passed or failed
+        # as a whole with none, or another number, is short of the
+        # manifest's count.
+        skipped = any(t == name and st == "SKIP" for st, t, _ in out)
         if not n and not whole:
             result.append(("FAIL", name, "missing: the manifest says %s runs it"
                            % variant))
-        elif n and count is not None and n != count:
+        elif count is not None and n != count and not (n == 0 and skipped):
             result.append(("FAIL", name, "%d results, the manifest says %d"
                            % (n, count)))
     return result

@@ -619,8 +619,8 @@ static int __init slab_bench_init(void)
 	int ret = 0;
 
 	bench_icount = !strcmp(mode, "icount");
-	pr_info("slab_bench: start mode=%s cases=%s quick=%d cpus=%u\n",
-		mode, cases, quick, num_online_cpus());
+	pr_info("slab_bench: start mode=%s cases=%s quick=%d reps=%u cpus=%u\n",
+		mode, cases, quick, bench_reps(), num_online_cpus());
 	bench_calibrate();
 
 	objs = vmalloc(ALLOCN_MAX * sizeof(void *));

@@ -108,7 +108,8 @@ hotplug_cpus() {
 }
 
 # hotplug_loop STOPFILE CPUS...: take each CPU offline and back online
-# until STOPFILE exists; print the number of completed cycles.
+# until STOPFILE exists; print the number of completed cycles, those
+# whose two writes both succeeded, and of failed writes.
 hotplug_loop() {
 	stopfile=$1
 	shift
@@ -117,10 +118,16 @@ hotplug_loop() {
 	while [ ! -e "$stopfile" ]; do
 		for c in "$@"; do
 			f=/sys/devices/system/cpu/cpu$c/online
-			echo 0 >"$f" 2>/dev/null || errors=$((errors + 1))
-			sleep 0.2 2>/dev/null || sleep 1
-			echo 1 >"$f" 2>/dev/null || errors=$((errors + 1))
-			cycles=$((cycles + 1))
+			if echo 0 >"$f" 2>/dev/null; then
+				sleep 0.2 2>/dev/null || sleep 1
+				if echo 1 >"$f" 2>/dev/null; then
+					cycles=$((cycles + 1))
+				else
+					errors=$((errors + 1))
+				fi
+			else
+				errors=$((errors + 1))
+			fi
 			[ -e "$stopfile" ] && break
 		done
 		sleep 0.2 2>/dev/null || sleep 1
@@ -192,6 +199,12 @@ if [ -n "$hp_pid" ]; then
 	wait "$hp_pid"
 	cat "$tmpdir/hotplug.log"
 	cycles=$(sed -n 's/^# CPU hotplug: \([0-9]*\) .*/\1/p' "$tmpdir/hotplug.log")
+	# The stress is "while CPUs go offline and online": without one
+	# completed cycle it was not.
+	if [ "${cycles:-0}" = 0 ]; then
+		echo "# no CPU went offline and online again during the stress"
+		rc=1
+	fi
 fi
 rm -rf "$tmpdir"
 # The figures of the run, for the report next to the result.
