@@ -110,12 +110,16 @@ def main():
     print("  merge policy       %s" % policy)
     print("  caches             %d in /proc/slabinfo, %d in /sys/kernel/slab, %d aliases"
           % (len(rows), len(caches), len(aliases)))
-    # The array front end: objects per array and slot size per cache.
+    # The array front end: objects per array, slot size and objects
+    # cached (array_objects, "-" on kernels without it) per cache.
     arrays = []
+    held = None
     for l in sysfs:
         f = l.split()
-        if f[0] == "cache" and len(f) == 4 and f[2].isdigit() and int(f[2]):
+        if f[0] == "cache" and len(f) >= 4 and f[2].isdigit() and int(f[2]):
             arrays.append((int(f[2]), int(f[3])))
+            if len(f) >= 5 and f[4].isdigit():
+                held = (held or 0) + int(f[4]) * int(f[3])
     m = re.search(r"cpus (\d+), nodes (\d+)", banner[0]) if banner else None
     if arrays and m:
         cpus, nodes = int(m.group(1)), int(m.group(2))
@@ -124,7 +128,13 @@ def main():
         print("  array front end    %d caches with arrays; at most %d KiB of objects in"
               % (len(arrays), worst))
         print("                     arrays (2 per cpu + 8 per node depot, each of array_size)")
-    elif sysfs and any(len(l.split()) == 4 for l in sysfs):
+        slab = [l for l in section(lines, "meminfo") if l.startswith("Slab:")]
+        if held is not None and slab:
+            slab_kb = int(slab[0].split()[1])
+            print("                     now %d KiB of objects in arrays and depots (array_objects),"
+                  % (held // 1024))
+            print("                     %.1f%% of Slab: %d kB" % (100.0 * held / 1024 / slab_kb, slab_kb))
+    elif sysfs and any(len(l.split()) >= 4 for l in sysfs):
         print("  array front end    none (slub_frontend=freelist)")
     mi = section(lines, "meminfo")
     for l in mi:

@@ -31,6 +31,9 @@
  *   leak    leak objects that were freed and allocated again, for
  *           kmemleak to find: their addresses go to the kernel log, and
  *           they are freed when the module is removed
+ *   park    allocate and free objects of a cache nobody else uses, so
+ *           that the allocator's per-cpu caches hold them until the
+ *           module is removed or something empties them
  *
  * module_init() returns 0 when every check of the phase passed, -EINVAL when
  * a check failed and -ENOMEM when memory could not be allocated.
@@ -63,7 +66,7 @@
 
 static char *phase = "basic";
 module_param(phase, charp, 0444);
-MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress, debug, badinput, names, numa or leak (default basic)");
+MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress, debug, badinput, names, numa, leak or park (default basic)");
 
 static unsigned int seconds = 10;
 module_param(seconds, uint, 0444);
@@ -1947,6 +1950,47 @@ static void leak_release(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* phase=park                                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Free PARK_OBJS objects of a cache of its own (a usercopy region keeps
+ * it unmerged) and keep the cache: an allocator with per-cpu arrays now
+ * holds them there, and its array_objects file says so, until the
+ * reaper, a shrinker or the module's removal gives them back.
+ */
+#define PARK_OBJS	512
+#define PARK_SIZE	128
+
+static struct kmem_cache *park_cache;
+
+static int run_park(void)
+{
+	void **p;
+	unsigned int i;
+
+	p = kcalloc(PARK_OBJS, sizeof(*p), GFP_KERNEL);
+	park_cache = kmem_cache_create_usercopy("test_slab_api_park", PARK_SIZE,
+						0, 0, 0, PARK_SIZE, NULL);
+	if (!p || !park_cache) {
+		kfree(p);
+		kmem_cache_destroy(park_cache);
+		park_cache = NULL;
+		return -ENOMEM;
+	}
+	for (i = 0; i < PARK_OBJS; i++) {
+		p[i] = kmem_cache_alloc(park_cache, GFP_KERNEL);
+		if (!p[i])
+			break;
+	}
+	CHECK(i == PARK_OBJS, "park: %u of %d objects allocated", i, PARK_OBJS);
+	while (i--)
+		kmem_cache_free(park_cache, p[i]);
+	kfree(p);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* phase=badinput                                                       */
 /* ------------------------------------------------------------------ */
 
@@ -2159,8 +2203,10 @@ static int __init test_slab_api_init(void)
 		ret = run_numa();
 	} else if (!strcmp(phase, "leak")) {
 		ret = run_leak();
+	} else if (!strcmp(phase, "park")) {
+		ret = run_park();
 	} else {
-		pr_err("unknown phase '%s' (basic, bulk, stress, debug, badinput, names, numa or leak)\n",
+		pr_err("unknown phase '%s' (basic, bulk, stress, debug, badinput, names, numa, leak or park)\n",
 		       phase);
 		return -EINVAL;
 	}
@@ -2184,6 +2230,7 @@ static int __init test_slab_api_init(void)
 static void __exit test_slab_api_exit(void)
 {
 	leak_release();
+	kmem_cache_destroy(park_cache);
 	if (nr_held) {
 		stress_release_held();
 		stress_destroy_caches();

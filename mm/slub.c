@@ -49,7 +49,9 @@
  * Outermost first:
  *
  * slab_mutex
- *   The cache list, cache create/destroy, hotplug callbacks.
+ *   The cache list, cache create/destroy, hotplug callbacks, the array
+ *   reaper and array resizes (with cpus_read_lock() outside it); the
+ *   array shrinker only tries it.
  * pcpu->lock
  *   local_lock (irqs off) of a cpu: pcpu->slab, pcpu->partial and any
  *   change of pcpu->freelist outside the fastpath.  A dead cpu's state is
@@ -174,6 +176,7 @@
  *   nr_slabs(kn) == slabs of the node, total_objects(kn) == their slots
  *                   (CONFIG_SLUB_DEBUG only)
  *   0 <= array->count <= array->size == cache->array_size
+ *                   (but during a resize, THEORY 6)
  *   kn->depot.nr_full == |full| <= DEPOT_MAX, likewise nr_empty
  *   every array object is allocated in its slab: counted in inuse, and
  *                   on no freelist
@@ -234,11 +237,26 @@
  * a work item on each cpu, in task context.
  *
  * Other cpus look at a cpu's arrays without holding them (the flush asks
- * array_cpu_has_objects() which cpus to visit), so an array that a cpu
- * held is freed after an RCU grace period and read under
- * rcu_read_lock().  kmemleak scans only an array's depot links: the
- * slots past its count keep pointers to objects that are allocated
- * again, and would hide their leaks.
+ * array_cpu_has_objects() which cpus to visit, sysfs array_objects
+ * counts), so an array that a cpu held is freed after an RCU grace
+ * period and read under rcu_read_lock().
+ *
+ * A resize (array_size written) holds slab_mutex and cpus_read_lock(),
+ * makes every cpu's two new arrays first, sets cache->array_size and
+ * cache->array_resizing, gives each online cpu its new arrays from a
+ * worker bound to it (the old ones' objects go back to the slabs), then
+ * empties the depots and clears array_resizing.  Meanwhile cpus not yet
+ * served keep their old arrays, but a depot takes and gives only arrays
+ * of cache->array_size; a refill that comes back with an old spare to a
+ * cpu that has new arrays gives its objects back and frees it.
+ *
+ * Under reclaim a shrinker empties every cache's depots and cpu arrays,
+ * as kmem_cache_shrink() does, with trylocks of cpus_read_lock() and
+ * slab_mutex only.
+ *
+ * kmemleak scans only an array's depot links: the slots past its count
+ * keep pointers to objects that are allocated again, and would hide
+ * their leaks.
  */
 
 #include <linux/mm.h>

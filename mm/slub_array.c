@@ -27,6 +27,7 @@
 #include <linux/kmemleak.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
+#include <linux/shrinker.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -238,13 +239,16 @@ void array_depot_init(struct slub_depot *d)
 
 /*
  * THEORY 5, executed with CONFIG_DEBUG_VM: an array holds 0..size objects
- * and has the size of its cache; a depot holds at most DEPOT_MAX arrays
- * of each kind, full ones exactly full and empty ones empty.
+ * and has the size of its cache, but while a resize gives the cpus their
+ * new arrays; a depot holds at most DEPOT_MAX arrays of each kind, full
+ * ones exactly full and empty ones empty.
  */
 static inline void array_assert(const struct kmem_cache *cache,
 				const struct slub_array *a)
 {
-	VM_WARN_ON_ONCE(a->count > a->size || a->size != cache->array_size);
+	VM_WARN_ON_ONCE(a->count > a->size);
+	VM_WARN_ON_ONCE(a->size != READ_ONCE(cache->array_size) &&
+			!READ_ONCE(cache->array_resizing));
 }
 
 static inline void depot_assert_locked(const struct slub_depot *d)
@@ -264,16 +268,18 @@ static struct slub_depot *local_depot(struct kmem_cache *cache)
  * Exchange the empty array @a for a full one of the depot.  @a stays in
  * the depot if there is room, else it is handed back in *@drop for the
  * caller to free once it holds nothing.  NULL if the depot has no full
- * array.
+ * array.  Only arrays of @size, the cache's, go in and come out: during
+ * a resize the others wait in the depot for its drain.
  */
 static struct slub_array *depot_get_full(struct slub_depot *d,
 					 struct slub_array *a,
-					 struct slub_array **drop)
+					 struct slub_array **drop,
+					 unsigned int size)
 {
 	struct slub_array *full = NULL;
 	unsigned long flags;
 
-	if (!d || !READ_ONCE(d->nr_full))
+	if (!d || !READ_ONCE(d->nr_full) || a->size != size)
 		return NULL;
 	spin_lock_irqsave(&d->lock, flags);
 	depot_assert_locked(d);
@@ -281,6 +287,10 @@ static struct slub_array *depot_get_full(struct slub_depot *d,
 	if (d->nr_full) {
 		full = list_first_entry(&d->full, struct slub_array, list);
 		VM_WARN_ON_ONCE(full->count != full->size);
+		if (full->size != size) {
+			full = NULL;
+			goto out;
+		}
 		list_del_init(&full->list);
 		d->nr_full--;
 		if (d->nr_empty < DEPOT_MAX) {
@@ -291,6 +301,7 @@ static struct slub_array *depot_get_full(struct slub_depot *d,
 		}
 		d->touched = true;
 	}
+out:
 	spin_unlock_irqrestore(&d->lock, flags);
 	return full;
 }
@@ -298,16 +309,17 @@ static struct slub_array *depot_get_full(struct slub_depot *d,
 /*
  * Exchange the full array @a for an empty one: the depot's, or *@fresh
  * (which is then used up).  NULL when the depot has no room for @a or no
- * empty array to give.
+ * empty array to give.  Arrays of @size only, as depot_get_full().
  */
 static struct slub_array *depot_put_full(struct slub_depot *d,
 					 struct slub_array *a,
-					 struct slub_array **fresh)
+					 struct slub_array **fresh,
+					 unsigned int size)
 {
 	struct slub_array *empty = NULL;
 	unsigned long flags;
 
-	if (!d || READ_ONCE(d->nr_full) >= DEPOT_MAX)
+	if (!d || READ_ONCE(d->nr_full) >= DEPOT_MAX || a->size != size)
 		return NULL;
 	spin_lock_irqsave(&d->lock, flags);
 	depot_assert_locked(d);
@@ -316,9 +328,14 @@ static struct slub_array *depot_put_full(struct slub_depot *d,
 		if (d->nr_empty) {
 			empty = list_first_entry(&d->empty, struct slub_array, list);
 			VM_WARN_ON_ONCE(empty->count);
-			list_del_init(&empty->list);
-			d->nr_empty--;
-		} else if (*fresh) {
+			if (empty->size == size) {
+				list_del_init(&empty->list);
+				d->nr_empty--;
+			} else {
+				empty = NULL;
+			}
+		}
+		if (!empty && *fresh && (*fresh)->size == size) {
 			empty = *fresh;
 			*fresh = NULL;
 		}
@@ -337,12 +354,13 @@ static struct slub_array *depot_put_full(struct slub_depot *d,
  * end: freeing it could overflow the array of the cache it came from,
  * whose free path would then make another one.  False if no room.
  */
-static bool depot_put_empty(struct slub_depot *d, struct slub_array *a)
+static bool depot_put_empty(struct slub_depot *d, struct slub_array *a,
+			    unsigned int size)
 {
 	unsigned long flags;
 	bool done = false;
 
-	if (!d)
+	if (!d || a->size != size)
 		return false;
 	spin_lock_irqsave(&d->lock, flags);
 	depot_assert_locked(d);
@@ -417,7 +435,8 @@ static struct slub_array *array_reload(struct kmem_cache *cache,
 		pcpu->spare = a;
 		return s;
 	}
-	full = depot_get_full(local_depot(cache), a, drop);
+	full = depot_get_full(local_depot(cache), a, drop,
+			      READ_ONCE(cache->array_size));
 	if (!full)
 		return a;
 	stat(cache, ARRAY_DEPOT_GET);
@@ -503,6 +522,14 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 	a = array_take_this_cpu(cache, &pcpu);
 	/* Nothing holds it: only interrupts run between here and our take. */
 	if (WARN_ON_ONCE(!a)) {
+		slub_objects_return(cache, s->objs, s->count);
+		array_free(s);
+		return obj ?: slub_alloc_freelist(cache, gfp, node, addr);
+	}
+	if (unlikely(pcpu->spare || s->size != a->size)) {
+		/* A resize gave this cpu new arrays meanwhile: @s is old. */
+		array_release(pcpu);
+		preempt_enable();
 		slub_objects_return(cache, s->objs, s->count);
 		array_free(s);
 		return obj ?: slub_alloc_freelist(cache, gfp, node, addr);
@@ -595,7 +622,8 @@ static struct slub_array *array_unload(struct kmem_cache *cache,
 		pcpu->spare = a;
 		return s;
 	}
-	empty = depot_put_full(local_depot(cache), a, fresh);
+	empty = depot_put_full(local_depot(cache), a, fresh,
+			       READ_ONCE(cache->array_size));
 	if (!empty)
 		return a;
 	stat(cache, ARRAY_DEPOT_PUT);
@@ -631,8 +659,8 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 			/* Outside the array: kmalloc may come back here. */
 			array_put(pcpu, a);
 			preempt_enable();
-			fresh = array_new(cache->array_size, numa_mem_id(),
-					  ARRAY_NEW_ON_FREE);
+			fresh = array_new(READ_ONCE(cache->array_size),
+					  numa_mem_id(), ARRAY_NEW_ON_FREE);
 			tried = true;
 			continue;
 		}
@@ -645,7 +673,8 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 		stat(cache, ARRAY_FREE);
 		break;
 	}
-	if (fresh && !depot_put_empty(local_depot(cache), fresh))
+	if (fresh && !depot_put_empty(local_depot(cache), fresh,
+				      READ_ONCE(cache->array_size)))
 		kfree(fresh);
 }
 
@@ -729,8 +758,8 @@ size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p,
 		/* A cache whose arrays come from itself takes the freelist. */
 		if (a->count == a->size && !fresh &&
 		    depot_wants_full(local_depot(cache))) {
-			fresh = array_new(a->size, numa_mem_id(),
-					  ARRAY_NEW_ON_FREE);
+			fresh = array_new(READ_ONCE(cache->array_size),
+					  numa_mem_id(), ARRAY_NEW_ON_FREE);
 			if (fresh)
 				continue;
 		}
@@ -743,7 +772,8 @@ size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p,
 	}
 	array_put(pcpu, a);
 	preempt_enable();
-	if (fresh && !depot_put_empty(local_depot(cache), fresh))
+	if (fresh && !depot_put_empty(local_depot(cache), fresh,
+				      READ_ONCE(cache->array_size)))
 		kfree(fresh);
 	return done;
 }
@@ -802,18 +832,60 @@ void array_drain_dead(struct kmem_cache *cache, unsigned int cpu)
 bool array_cpu_has_objects(struct kmem_cache *cache, unsigned int cpu)
 {
 	struct kmem_cache_cpu *pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
-	struct slub_array *a, *s;
-	bool ret;
 
 	if (!cache->array_size)
 		return false;
+	return READ_ONCE(pcpu->array_held) || array_cpu_objects(cache, cpu);
+}
+
+/**
+ * array_cpu_objects - objects in a cpu's loaded and spare arrays
+ * @cache: the cache
+ * @cpu: the cpu
+ *
+ * A racy count from any cpu, under rcu_read_lock() as the arrays may be
+ * freed meanwhile (array_free()).
+ *
+ * Return: the objects the two arrays held when looked at.
+ */
+unsigned int array_cpu_objects(struct kmem_cache *cache, unsigned int cpu)
+{
+	struct kmem_cache_cpu *pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
+	struct slub_array *a, *s;
+	unsigned int n = 0;
+
 	rcu_read_lock();
 	a = READ_ONCE(pcpu->array);
 	s = READ_ONCE(pcpu->spare);
-	ret = READ_ONCE(pcpu->array_held) || (a && READ_ONCE(a->count)) ||
-	      (s && READ_ONCE(s->count));
+	if (a)
+		n += READ_ONCE(a->count);
+	if (s)
+		n += READ_ONCE(s->count);
 	rcu_read_unlock();
-	return ret;
+	return n;
+}
+
+/**
+ * array_depot_objects - objects in the full arrays of a node's depot
+ * @cache: the cache
+ * @node: the node
+ *
+ * Return: their number, 0 for a node without a depot.
+ */
+unsigned long array_depot_objects(struct kmem_cache *cache, int node)
+{
+	struct kmem_cache_node *kn = get_node(cache, node);
+	unsigned long flags, n = 0;
+	struct slub_array *a;
+
+	if (!kn || !cache->array_size)
+		return 0;
+	spin_lock_irqsave(&kn->depot.lock, flags);
+	depot_assert_locked(&kn->depot);
+	list_for_each_entry(a, &kn->depot.full, list)
+		n += a->count;
+	spin_unlock_irqrestore(&kn->depot.lock, flags);
+	return n;
 }
 
 /**
@@ -941,6 +1013,214 @@ const char *slub_frontend_show(struct kmem_cache *cache)
 	return cache->array_size ? "array" : "freelist";
 }
 
+/* ---- Resizing at run time ---- */
+
+/* The new arrays of one cpu; array_swap_local() uses them up. */
+struct array_swap {
+	struct kmem_cache *cache;
+	struct slub_array *array;
+	struct slub_array *spare;
+};
+
+/* Install the new arrays of @sw in @pcpu; returns the old ones. */
+static void array_swap(struct kmem_cache_cpu *pcpu, struct array_swap *sw,
+		       struct slub_array **old_a, struct slub_array **old_s)
+{
+	*old_a = pcpu->array;
+	*old_s = pcpu->spare;
+	WRITE_ONCE(pcpu->spare, sw->spare);
+	WRITE_ONCE(pcpu->array, sw->array);
+	sw->array = NULL;
+	sw->spare = NULL;
+}
+
+/*
+ * Give this cpu its new arrays; the old ones' objects go back to the
+ * slabs.  A refill under way here holds the old spare, and array_refill()
+ * frees it when it finds a spare installed.  From a worker bound to the
+ * cpu, in task context: no fastpath is halfway through here.
+ */
+static long array_swap_local(void *arg)
+{
+	struct array_swap *sw = arg;
+	struct slub_array *a, *s;
+	struct kmem_cache_cpu *pcpu;
+
+	if (WARN_ON_ONCE(!array_take_this_cpu(sw->cache, &pcpu)))
+		return -EBUSY;
+	array_swap(pcpu, sw, &a, &s);
+	array_empty(sw->cache, a);
+	array_empty(sw->cache, s);
+	array_release(pcpu);
+	preempt_enable();
+	array_free(a);
+	array_free(s);
+	return 0;
+}
+
+/* A cpu that is not online: nothing runs there to race with. */
+static void array_swap_offline(struct array_swap *sw, unsigned int cpu)
+{
+	struct slub_array *a, *s;
+
+	array_swap(per_cpu_ptr(sw->cache->cpu_slab, cpu), sw, &a, &s);
+	array_empty(sw->cache, a);
+	array_empty(sw->cache, s);
+	array_free(a);
+	array_free(s);
+}
+
+/* Every cpu's new arrays, all made before the first is installed. */
+static int array_swap_prepare(struct kmem_cache *cache, struct array_swap *sw,
+			      unsigned int size)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		sw[cpu].cache = cache;
+		sw[cpu].array = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
+		sw[cpu].spare = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
+		if (!sw[cpu].array || !sw[cpu].spare)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * array_cache_resize - give the arrays of a cache a new size
+ * @cache: the cache
+ * @size: objects per array, ARRAY_SIZE_MIN to ARRAY_SIZE_MAX
+ *
+ * Every cpu gets two new arrays, the objects of its old ones going back
+ * to the slabs, and then the depots are emptied.  Meanwhile the cpus
+ * that still have arrays of the old size keep using them, but no depot
+ * takes or gives an array of another size than the cache's (THEORY 6).
+ * All the new arrays are made before the first is installed, so that a
+ * resize without memory changes nothing.  Serialised with the reaper,
+ * cache destroy and hotplug by slab_mutex and cpus_read_lock().
+ *
+ * Return: 0; -EINVAL for a size out of range or a cache without arrays,
+ * with a message; -ENOMEM.
+ */
+int array_cache_resize(struct kmem_cache *cache, unsigned int size)
+{
+	struct array_swap *sw;
+	int cpu, err = 0;
+
+	if (size < ARRAY_SIZE_MIN || size > ARRAY_SIZE_MAX) {
+		pr_warn("SLUB %s: array_size %u refused: use %d to %d objects\n",
+			cache->name, size, ARRAY_SIZE_MIN, ARRAY_SIZE_MAX);
+		return -EINVAL;
+	}
+	sw = kvcalloc(nr_cpu_ids, sizeof(*sw), GFP_KERNEL);
+	if (!sw)
+		return -ENOMEM;
+	cpus_read_lock();
+	mutex_lock(&slab_mutex);
+	if (!cache->array_size) {
+		pr_warn("SLUB %s: array_size %u refused: the cache has no arrays (the freelist front end, or a debug cache)\n",
+			cache->name, size);
+		err = -EINVAL;
+	} else if (size != cache->array_size) {
+		err = array_swap_prepare(cache, sw, size);
+	}
+	if (!err && size != cache->array_size) {
+		WRITE_ONCE(cache->array_resizing, true);
+		WRITE_ONCE(cache->array_size, size);
+		for_each_possible_cpu(cpu) {
+			if (cpu_online(cpu))
+				work_on_cpu(cpu, array_swap_local, &sw[cpu]);
+			else
+				array_swap_offline(&sw[cpu], cpu);
+		}
+		array_depot_drain(cache);
+		WRITE_ONCE(cache->array_resizing, false);
+	}
+	mutex_unlock(&slab_mutex);
+	cpus_read_unlock();
+	/* Arrays never installed: nobody else saw them. */
+	for_each_possible_cpu(cpu) {
+		kfree(sw[cpu].array);
+		kfree(sw[cpu].spare);
+	}
+	kvfree(sw);
+	return err;
+}
+
+/* ---- Memory pressure ---- */
+
+/* Objects the arrays and depots of every cache hold; a racy sum. */
+static unsigned long array_objects_all_locked(void)
+{
+	struct kmem_cache *cache;
+	unsigned long n = 0;
+	int cpu, node;
+
+	lockdep_assert_held(&slab_mutex);
+	list_for_each_entry(cache, &slab_caches, list) {
+		if (!cache->array_size)
+			continue;
+		for_each_online_cpu(cpu)
+			n += array_cpu_objects(cache, cpu);
+		for_each_node_state(node, N_NORMAL_MEMORY)
+			n += array_depot_objects(cache, node);
+	}
+	return n;
+}
+
+/*
+ * What the shrinker can give back.  Reclaim must not wait for a cache
+ * being created: 0 when slab_mutex cannot be had at once.
+ */
+static unsigned long array_shrink_count(struct shrinker *shrinker,
+					struct shrink_control *sc)
+{
+	unsigned long n;
+
+	if (!mutex_trylock(&slab_mutex))
+		return 0;
+	n = array_objects_all_locked();
+	mutex_unlock(&slab_mutex);
+	return n;
+}
+
+/*
+ * Under reclaim, give back everything the arrays hold, the depots first:
+ * as kmem_cache_shrink() would, for every cache with arrays.  Trylocks
+ * only, as reclaim may run in a task that holds the cpu hotplug lock or
+ * that slab_mutex's holder waits for.
+ */
+static unsigned long array_shrink_scan(struct shrinker *shrinker,
+				       struct shrink_control *sc)
+{
+	unsigned long before, after;
+	struct kmem_cache *cache;
+
+	if (!cpus_read_trylock())
+		return SHRINK_STOP;
+	if (!mutex_trylock(&slab_mutex)) {
+		cpus_read_unlock();
+		return SHRINK_STOP;
+	}
+	before = array_objects_all_locked();
+	list_for_each_entry(cache, &slab_caches, list) {
+		if (!cache->array_size)
+			continue;
+		array_depot_drain(cache);
+		slub_flush_cpus_locked(cache, NULL);
+	}
+	after = array_objects_all_locked();
+	mutex_unlock(&slab_mutex);
+	cpus_read_unlock();
+	return before > after ? before - after : 0;
+}
+
+static struct shrinker array_shrinker = {
+	.count_objects = array_shrink_count,
+	.scan_objects = array_shrink_scan,
+	.seeks = DEFAULT_SEEKS,
+};
+
 /* ---- Reaping idle arrays ---- */
 
 static void array_reap(struct work_struct *work);
@@ -1034,6 +1314,8 @@ void __init array_init_late(void)
 		array_cache_setup(cache);
 	WRITE_ONCE(arrays_ready, true);
 	mutex_unlock(&slab_mutex);
+	if (register_shrinker(&array_shrinker, "slub-arrays"))
+		pr_warn("SLUB: no shrinker for the cpu arrays: only the reaper empties them\n");
 	queue_delayed_work(system_unbound_wq, &array_reap_work,
 			   round_jiffies_relative(ARRAY_REAP_INTERVAL));
 }

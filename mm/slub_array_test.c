@@ -12,6 +12,7 @@
  * arrays it inspects; nothing else uses the private cache.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
@@ -451,7 +452,7 @@ static void kta_dropped_array_rcu(struct kunit *test)
 	ready = kta_depot_add_full(ctx, get_node(ctx->cache, numa_mem_id()));
 	for (i = 0; ready && i < DEPOT_MAX; i++) {
 		a = array_new(KTA_SIZE, NUMA_NO_NODE, GFP_KERNEL);
-		ready = a && depot_put_empty(ctx->depot, a);
+		ready = a && depot_put_empty(ctx->depot, a, KTA_SIZE);
 		if (a && !ready)
 			kfree(a);
 	}
@@ -506,6 +507,74 @@ static void kta_alloc_node_local(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, obj);
 }
 
+/*
+ * A new array_size at run time: every cpu gets arrays of the new size,
+ * the objects of the old ones and of the depot go back to the slabs and
+ * none is lost, and sizes out of range change nothing.
+ */
+static void kta_resize(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	const unsigned int size = 2 * KTA_SIZE;
+	unsigned int i;
+
+	for (i = 0; i < (DEPOT_MAX + 2) * KTA_SIZE; i++)
+		kta_alloc(test);
+	while (ctx->nr > KTA_SIZE)
+		kta_free(test);
+	KUNIT_EXPECT_GT(test, ctx->depot->nr_full, 0U);
+	KUNIT_EXPECT_EQ(test, array_cache_resize(ctx->cache, ARRAY_SIZE_MIN - 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, array_cache_resize(ctx->cache, ARRAY_SIZE_MAX + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ctx->cache->array_size, (unsigned int)KTA_SIZE);
+
+	KUNIT_ASSERT_EQ(test, array_cache_resize(ctx->cache, size), 0);
+	KUNIT_EXPECT_EQ(test, ctx->cache->array_size, size);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->cache->array_resizing));
+	KUNIT_EXPECT_EQ(test, ctx->pcpu->array->size, size);
+	KUNIT_EXPECT_EQ(test, ctx->pcpu->spare->size, size);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), 0U);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, 0U);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_empty, 0U);
+	/* The new arrays hold more than the old ones could. */
+	while (ctx->nr)
+		kta_free(test);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), (unsigned int)KTA_SIZE);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, 0U);
+	/* Nothing was lost: once shrunk, the cache holds no object. */
+	kmem_cache_shrink(ctx->cache);
+	KUNIT_EXPECT_TRUE(test, __kmem_cache_empty(ctx->cache));
+}
+
+/*
+ * Under reclaim the shrinker gives back what the arrays and depots hold.
+ * Its trylocks fail while another task holds slab_mutex (the reaper, a
+ * cache being created): try again a few times.
+ */
+static void kta_shrinker(struct kunit *test)
+{
+	struct shrink_control sc = { .gfp_mask = GFP_KERNEL, .nr_to_scan = 128 };
+	struct kta_ctx *ctx = test->priv;
+	unsigned long freed = SHRINK_STOP;
+	unsigned int i;
+
+	for (i = 0; i < (DEPOT_MAX + 2) * KTA_SIZE; i++)
+		kta_alloc(test);
+	while (ctx->nr)
+		kta_free(test);
+	KUNIT_EXPECT_GT(test, ctx->depot->nr_full, 0U);
+	for (i = 0; i < 50 && freed == SHRINK_STOP; i++) {
+		freed = array_shrink_scan(&array_shrinker, &sc);
+		if (freed == SHRINK_STOP)
+			msleep(20);
+	}
+	KUNIT_ASSERT_NE_MSG(test, freed, SHRINK_STOP, "the shrinker never got its locks");
+	KUNIT_EXPECT_GT(test, freed, 0UL);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, 0U);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), 0U);
+}
+
 static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_refill_half),
 	KUNIT_CASE(kta_spare_swap),
@@ -519,6 +588,8 @@ static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_refill_nofail),
 	KUNIT_CASE(kta_dropped_array_rcu),
 	KUNIT_CASE(kta_alloc_node_local),
+	KUNIT_CASE(kta_resize),
+	KUNIT_CASE(kta_shrinker),
 	{}
 };
 

@@ -113,9 +113,64 @@ SLAB_ATTR_RO(sync);
 /* Objects per cpu array; 0 for the freelist front end. */
 static ssize_t array_size_show(struct kmem_cache *cache, char *buf)
 {
-	return sysfs_emit(buf, "%u\n", cache->array_size);
+	return sysfs_emit(buf, "%u\n", READ_ONCE(cache->array_size));
 }
-SLAB_ATTR_RO(array_size);
+
+/* A new size for the cache's arrays; see array_cache_resize(). */
+static ssize_t array_size_store(struct kmem_cache *cache, const char *buf,
+				size_t len)
+{
+	unsigned int size;
+	int err = kstrtouint(buf, 10, &size);
+
+	if (err) {
+		pr_warn("SLUB %s: array_size: '%.*s' is not a number of objects\n",
+			cache->name, (int)strcspn(buf, "\n"), buf);
+		return err;
+	}
+	err = array_cache_resize(cache, size);
+	return err ? err : len;
+}
+SLAB_ATTR_RW(array_size);
+
+/*
+ * Objects cached in the cpu arrays and the depots, "<sum> C<cpu>=<n>
+ * ... N<node>=<n> ...", each part shown when not 0.  They count as in
+ * use in /proc/slabinfo and in the other object counts (THEORY 6).
+ */
+static ssize_t array_objects_show(struct kmem_cache *cache, char *buf)
+{
+	unsigned int *per_cpu, cpu;
+	unsigned long sum = 0, *per_node;
+	int len, node;
+
+	per_cpu = kcalloc(nr_cpu_ids, sizeof(*per_cpu), GFP_KERNEL);
+	per_node = kcalloc(nr_node_ids, sizeof(*per_node), GFP_KERNEL);
+	if (!per_cpu || !per_node) {
+		kfree(per_cpu);
+		kfree(per_node);
+		return -ENOMEM;
+	}
+	for_each_online_cpu(cpu) {
+		per_cpu[cpu] = array_cpu_objects(cache, cpu);
+		sum += per_cpu[cpu];
+	}
+	for_each_node_state(node, N_NORMAL_MEMORY) {
+		per_node[node] = array_depot_objects(cache, node);
+		sum += per_node[node];
+	}
+	len = sysfs_emit(buf, "%lu", sum);
+	for_each_online_cpu(cpu)
+		if (per_cpu[cpu])
+			len += sysfs_emit_at(buf, len, " C%u=%u", cpu, per_cpu[cpu]);
+	for_each_node_state(node, N_NORMAL_MEMORY)
+		if (per_node[node])
+			len += sysfs_emit_at(buf, len, " N%d=%lu", node, per_node[node]);
+	kfree(per_cpu);
+	kfree(per_node);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+SLAB_ATTR_RO(array_objects);
 
 static ssize_t usersize_show(struct kmem_cache *cache, char *buf)
 {
@@ -608,6 +663,7 @@ static struct attribute *cache_attrs[] = {
 	&merge_attr.attr,
 	&sync_attr.attr,
 	&array_size_attr.attr,
+	&array_objects_attr.attr,
 	&usersize_attr.attr,
 	&ctor_attr.attr,
 	&min_partial_attr.attr,

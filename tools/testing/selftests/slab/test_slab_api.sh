@@ -9,7 +9,8 @@
 # checked; and numa, where the slabs of a cache must follow the memory
 # policy of the task allocating (bind, interleave; mpol_exec sets it);
 # and leak, where kmemleak must find objects leaked after they were
-# freed and allocated again (kernels with kmemleak on).
+# freed and allocated again (kernels with kmemleak on); then what root
+# may write to array_size, and reclaim emptying the arrays.
 # POSIX sh; runs under busybox ash.
 #
 # Environment overrides:
@@ -19,6 +20,9 @@
 #                not reached, which fails it (default 3 * TSA_SECONDS + 30)
 #   TSA_HOLD     objects held for the slabinfo check (default 1000)
 #   TSA_HOTPLUG  0 disables the CPU offline/online loop (default 1)
+#   TSA_RESIZE   0 disables the loop that writes new array sizes to the
+#                stress caches' array_size during the stress (default 1;
+#                only where the file is writable and the cache has arrays)
 #   TSA_INJECT   failslab probability in percent for the stress threads
 #                in the middle third of the stress (default 0: none);
 #                needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS
@@ -33,10 +37,11 @@ OPS=${TSA_OPS:-1000000}
 MAX_SECONDS=${TSA_MAX_SECONDS:-0}
 HOLD=${TSA_HOLD:-1000}
 HOTPLUG=${TSA_HOTPLUG:-1}
+RESIZE=${TSA_RESIZE:-1}
 INJECT=${TSA_INJECT:-0}
 FAILSLAB=/sys/kernel/debug/failslab
 
-NTESTS=9
+NTESTS=11
 
 echo "TAP version 13"
 
@@ -139,6 +144,32 @@ hotplug_loop() {
 	echo "# CPU hotplug: $cycles offline/online cycles, $errors failed writes"
 }
 
+# resize_loop STOPFILE: write array sizes to the stress caches'
+# array_size until STOPFILE exists; print how many writes there were to
+# caches with arrays, and how many of them failed.
+resize_loop() {
+	stopfile=$1
+	resizes=0
+	errors=0
+	while [ ! -e "$stopfile" ]; do
+		for n in 4 61 1024 13 125 29; do
+			for f in /sys/kernel/slab/test_slab_api_stress*/array_size; do
+				[ -w "$f" ] || continue
+				[ "$(cat "$f" 2>/dev/null)" = 0 ] && continue
+				if echo "$n" >"$f" 2>/dev/null; then
+					resizes=$((resizes + 1))
+				elif [ -e "$f" ]; then
+					# Not a cache destroyed meanwhile.
+					errors=$((errors + 1))
+				fi
+			done
+			sleep 0.3 2>/dev/null || sleep 1
+			[ -e "$stopfile" ] && break
+		done
+	done
+	echo "# array resizes: $resizes, $errors failed writes"
+}
+
 # 1: basic
 if load basic; then
 	ok "$MOD basic"
@@ -170,6 +201,11 @@ if [ "$HOTPLUG" != 0 ] && [ -n "$cpus" ]; then
 else
 	echo "# no CPU hotplug during the stress (one CPU, no online files or disabled)"
 fi
+rs_pid=
+if [ "$RESIZE" != 0 ]; then
+	resize_loop "$stopfile" >"$tmpdir/resize.log" 2>&1 &
+	rs_pid=$!
+fi
 inject_arg=
 if [ "$INJECT" != 0 ]; then
 	if [ -d $FAILSLAB ]; then
@@ -194,8 +230,18 @@ load stress seconds="$SECONDS_" ops="$OPS" max_seconds="$MAX_SECONDS" irq=1 $inj
 rc=$?
 [ -n "$inject_arg" ] && echo 0 >$FAILSLAB/probability
 cycles=0
+touch "$stopfile"
+resizes=0
+if [ -n "$rs_pid" ]; then
+	wait "$rs_pid"
+	cat "$tmpdir/resize.log"
+	resizes=$(sed -n 's/^# array resizes: \([0-9]*\), .*/\1/p' "$tmpdir/resize.log")
+	if ! grep -q "^# array resizes: [0-9]*, 0 failed" "$tmpdir/resize.log"; then
+		echo "# a write of a good array size failed during the stress"
+		rc=1
+	fi
+fi
 if [ -n "$hp_pid" ]; then
-	touch "$stopfile"
 	wait "$hp_pid"
 	cat "$tmpdir/hotplug.log"
 	cycles=$(sed -n 's/^# CPU hotplug: \([0-9]*\) .*/\1/p' "$tmpdir/hotplug.log")
@@ -213,7 +259,7 @@ pat=".*stress: $num operations, $num objects, $num CPUs.*, $num failed allocatio
 rep='\1 ops, \2 objects, \3 CPUs, \4 failed allocations'
 figures=$(dmesg | grep "$MOD: stress: [0-9]* operations" | tail -n 1 |
 	sed -n "s/$pat/$rep/p")
-figures="${figures:-no figures}, ${cycles:-0} hotplug cycles"
+figures="${figures:-no figures}, ${cycles:-0} hotplug cycles, ${resizes:-0} array resizes"
 if [ $rc -eq 0 ]; then
 	ok "$MOD stress: $figures"
 	unload
@@ -319,6 +365,71 @@ elif echo clear >$KMEMLEAK && load leak; then
 	echo clear >$KMEMLEAK
 else
 	not_ok "$MOD leak"
+fi
+
+# 10: array_size takes a good size at run time and refuses bad ones,
+# which leave the size as it was; a cache without arrays refuses any.
+f=/sys/kernel/slab/kmalloc-64/array_size
+if [ ! -w $f ]; then
+	skip "array_size writes: no writable $f (no array front end)"
+else
+	old=$(cat $f)
+	bad=
+	for v in 3 1025 abc ""; do
+		echo "$v" >$f 2>/dev/null && bad="$bad '$v' taken;"
+	done
+	[ "$(cat $f)" = "$old" ] || bad="$bad size changed to $(cat $f);"
+	dmesg | grep -q "SLUB kmalloc-64: array_size 3 refused" ||
+		bad="$bad no message for 3;"
+	if [ "$old" = 0 ]; then
+		echo 32 >$f 2>/dev/null && bad="$bad a cache without arrays took 32;"
+	elif ! echo 32 >$f || [ "$(cat $f)" != 32 ] ||
+	     ! echo "$old" >$f || [ "$(cat $f)" != "$old" ]; then
+		bad="$bad 32 and back to $old not taken;"
+	fi
+	echo "# kmalloc-64/array_size was $old, is $(cat $f)"
+	if [ -z "$bad" ]; then
+		ok "array_size writes: good taken, bad refused"
+	else
+		not_ok "array_size writes:$bad"
+	fi
+fi
+
+# 11: reclaim empties the arrays: phase=park frees objects of a cache
+# nobody else uses into the allocator's per-cpu caches, and drop_caches,
+# which runs the shrinkers, must give every one back (array_objects 0).
+# The reaper needs one idle interval (2 s) before it would.  A shrinker
+# that finds slab_mutex taken stops, so drop_caches is tried 3 times.
+PARK=/sys/kernel/slab/test_slab_api_park/array_objects
+if [ ! -d /sys/kernel/slab ] ||
+   ! ls /sys/kernel/slab/*/array_objects >/dev/null 2>&1; then
+	skip "reclaim empties the arrays: no array_objects files (no array front end)"
+elif load park; then
+	before=$(cut -d' ' -f1 $PARK)
+	after=$before
+	for i in 1 2 3; do
+		echo 2 >/proc/sys/vm/drop_caches
+		after=$(cut -d' ' -f1 $PARK)
+		[ "$after" = 0 ] && break
+	done
+	echo "# test_slab_api_park: $before objects in arrays before drop_caches, $after after"
+	# Two arrays per cpu and DEPOT_MAX (8) full ones per node hold all
+	# 512 objects, or as many as ten arrays of array_size can.
+	size=$(cat /sys/kernel/slab/test_slab_api_park/array_size)
+	want=$((size * 10))
+	[ $want -gt 512 ] && want=512
+	unload
+	if [ "$before" = 0 ]; then
+		skip "reclaim empties the arrays: no objects in arrays to begin with"
+	elif [ "$before" -lt $want ]; then
+		not_ok "reclaim empties the arrays: array_objects $before before, expected $want or more"
+	elif [ "$after" = 0 ]; then
+		ok "reclaim empties the arrays: $before objects before, none after"
+	else
+		not_ok "reclaim empties the arrays: $before objects before, $after after"
+	fi
+else
+	not_ok "reclaim empties the arrays: phase=park"
 fi
 
 echo "# $((NTESTS - failed)) of $NTESTS passed"
