@@ -1986,6 +1986,8 @@ static int run_park(void)
 	CHECK(i == PARK_OBJS, "park: %u of %d objects allocated", i, PARK_OBJS);
 	while (i--)
 		kmem_cache_free(park_cache, p[i]);
+	if (IS_ENABLED(CONFIG_KASAN_GENERIC))
+		pr_info("park: the KASAN quarantine holds freed objects first\n");
 	kfree(p);
 	return 0;
 }
