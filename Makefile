@@ -4,7 +4,7 @@
 
 H := harness
 
-.PHONY: all check check-full check-mutants badinput layouts bench datagram-trace shell tree kernel fastpath \
+.PHONY: all check check-full build-matrix check-mutants badinput layouts bench datagram-trace shell tree kernel fastpath \
 	series series-check clean distclean help
 
 all:
@@ -15,6 +15,9 @@ check:
 
 check-full:
 	@FULL=1 $(H)/check.sh
+
+build-matrix:
+	@$(H)/build-matrix.sh
 
 check-mutants:
 	@$(H)/check-mutants.sh
@@ -56,7 +59,8 @@ series-check:
 clean:
 	rm -rf build/out build/src build/initramfs build/modules build/guest build/kselftest \
 		build/logs build/results.tsv build/series build/series-git \
-		build/series-check build/bench build/badinput.md build/mutants
+		build/series-check build/bench build/badinput.md build/mutants \
+		build/matrix-results.tsv
 
 distclean: clean
 	rm -rf build
@@ -65,6 +69,7 @@ help:
 	@echo "make            build the series, boot it, print the report"
 	@echo "make check      build, boot and run every test variant"
 	@echo "make check-full also the long stress, KCSAN, the bad-input suite and the mutants"
+	@echo "make build-matrix  compile mm/ of the series in every config of harness/matrix.conf (MATRIX='<names>')"
 	@echo "make check-mutants  break the tree on purpose, one way at a time: make check must fail"
 	@echo "make badinput   misuses of the slab API, upstream SLUB against the series"
 	@echo "make layouts    compare both struct page layouts: fastpath code, reserved at MEM (8G)"

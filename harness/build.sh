@@ -59,14 +59,8 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.harness-config" 2>/dev/null)" != "
 		kmake "$src" "$out" olddefconfig
 	} >>"$blog" 2>&1 || { tail -n 20 "$blog"; die "$profile: configuration failed (log: $blog)"; }
 	# Every option the fragments ask for (the last word wins) must have stuck.
-	bad=$(cat $frags | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1 \2/p' \
-		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set/\1 n/p' |
-		awk '{ want[$1] = $2 } END { for (k in want) print k, want[k] }' |
-		while read -r k v; do
-		have=$(sed -n -e "s/^$k=//p" -e "s/^# $k is not set/n/p" "$out/.config")
-		[ -z "$have" ] && have=n
-		[ "$have" = "$v" ] || echo "$k=$v (got $have)"
-	done)
+	# shellcheck disable=SC2086
+	bad=$(config_unmet "$out/.config" $frags)
 	[ -z "$bad" ] || die "$profile: config options did not stick: $(echo $bad)"
 	echo "$stamp" >"$out/.harness-config"
 fi

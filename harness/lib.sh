@@ -115,3 +115,19 @@ patched_tree() {
 	fi
 	echo "$tree"
 }
+
+# config_unmet CONFIG FRAGMENT...: each option the fragments ask for (the
+# last word wins; "# CONFIG_X is not set" and CONFIG_X=n both mean n)
+# that CONFIG does not have, as "CONFIG_X=want (got have)", one a line.
+config_unmet() {
+	local config=$1 k v have
+	shift
+	cat "$@" | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1 \2/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set/\1 n/p' |
+		awk '{ want[$1] = $2 } END { for (k in want) print k, want[k] }' |
+		while read -r k v; do
+		have=$(sed -n -e "s/^$k=//p" -e "s/^# $k is not set/n/p" "$config")
+		[ -z "$have" ] && have=n
+		[ "$have" = "$v" ] || echo "$k=$v (got $have)"
+	done
+}
