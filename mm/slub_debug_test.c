@@ -91,6 +91,7 @@ static unsigned long kd_track_addr(struct kmem_cache *c, void *obj,
 	return addr;
 }
 
+/* Is @slab on @head, a list of a node whose list_lock the caller holds? */
 static bool kd_on_list_locked(struct list_head *head, struct slab *slab)
 {
 	struct slab *s;
@@ -105,12 +106,10 @@ static bool kd_on_list(struct kmem_cache_node *kn, struct list_head *head,
 		       struct slab *slab)
 {
 	unsigned long flags;
-	struct slab *s;
-	bool found = false;
+	bool found;
 
 	spin_lock_irqsave(&kn->list_lock, flags);
-	list_for_each_entry(s, head, slab_list)
-		found |= s == slab;
+	found = kd_on_list_locked(head, slab);
 	spin_unlock_irqrestore(&kn->list_lock, flags);
 	return found;
 }

@@ -630,7 +630,7 @@ static void kt_cpu_partial_bounded(struct kunit *test)
 	for (s = 0; s < nr; s++) {
 		kt_objs_of(ctx, slabs[s], idx, 1);
 		kt_free(ctx, idx[0]);
-		len = cpu_partial_len(READ_ONCE(kt_pcpu(ctx)->partial));
+		len = cpu_partial_len(cpu_partial_peek(kt_pcpu(ctx)));
 		KUNIT_ASSERT_GE(test, len, 1U);
 		KUNIT_ASSERT_LE(test, len, bound);
 		KUNIT_ASSERT_EQ(test, len + kn->nr_partial, s + 1UL);
