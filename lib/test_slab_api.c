@@ -1922,6 +1922,7 @@ static int run_leak(void)
 			goto nomem;
 	}
 	for (i = 0; i < LEAK_OBJS; i++) {
+		/* The raw address: the test looks it up in kmemleak's report. */
 		pr_info("leak: object %px\n", p[i]);
 		leak_hidden[i] = ~(unsigned long)p[i];
 	}

@@ -424,7 +424,7 @@ elif load park; then
 	if [ "$before" = 0 ]; then
 		skip "reclaim empties the arrays: no objects in arrays to begin with"
 	elif [ "$before" -lt $want ]; then
-		not_ok "reclaim empties the arrays: array_objects $before before, expected $want or more"
+		not_ok "reclaim empties the arrays: $before objects before, $want expected"
 	elif [ "$after" = 0 ]; then
 		ok "reclaim empties the arrays: $before objects before, none after"
 	else
