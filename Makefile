@@ -77,7 +77,7 @@ help:
 	@echo "make datagram-trace  one UDP datagram of each bench kernel, instructions by function (KERNELS=, CASE=)"
 	@echo "make shell      boot the series to an interactive shell"
 	@echo "make kernel     build one profile (PROFILE=series|series-aligned|pristine)"
-	@echo "make fastpath   disassemble and check the kmem_cache_alloc/free fastpaths"
+	@echo "make fastpath   disassemble and check the kmem_cache_alloc/free and kmalloc/kfree fastpaths"
 	@echo "make tree       lay the series onto build/src/series"
 	@echo "make series     write the patch series and its cover letter to build/series"
 	@echo "make series-check  git am the series patch by patch, checkpatch and build each, boot"

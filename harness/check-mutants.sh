@@ -17,6 +17,13 @@
 # and with 20% more Slab: on ours than on SLUB, where the Slab: target
 # must read missed.
 #
+# The fastpath mutants run harness/fastpath.py on the listing of
+# kmem_cache_alloc that it saves from build/out/series/vmlinux (which must
+# be built), first as saved (it must pass), then with the fast path's
+# call of should_failslab() turned into a paravirt local_irq_save() (a
+# call through pv_ops), or into a call of a helper that does pushf/cli:
+# each must fail.
+#
 # MUTANTS='a b' picks mutants; RESULTS=<file> appends a result line per
 # mutant (make check-full).  Report: build/mutants/report.txt.  The copy
 # keeps its kernel build between runs, so each mutant costs an
@@ -31,7 +38,8 @@ report=$work/report.txt
 results=${RESULTS:-}
 all="fastpath-tid nomerge-list-ignored validate-success sync-file-removed
 selftests-not-installed bench-row-missing bench-calibration bench-incomplete
-bench-memory-only bench-slab-regression pair-bitlock-fallback
+bench-memory-only bench-slab-regression fastpath-pv-irqoff fastpath-helper-irqoff
+pair-bitlock-fallback
 nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
 invariant-assert"
 mutants=${MUTANTS:-$all}
@@ -219,6 +227,40 @@ result() {
 
 for m in $mutants; do
 	case $m in
+	fastpath-*)
+		dir=$work/$m vm=$BUILD/out/series/vmlinux fp=$REPO/harness/fastpath.py
+		mkdir -p "$dir"
+		if [ ! -f "$vm" ]; then
+			result FAIL "$m" "error: $vm is not built"
+			continue
+		fi
+		log "$m: fastpath.py on the listing of kmem_cache_alloc, then with the breakage"
+		if ! "$fp" "$vm" --save-listing "$dir/good.txt" kmem_cache_alloc >"$dir/good.out" 2>&1 ||
+		   ! "$fp" "$vm" --listing "$dir/good.txt" kmem_cache_alloc >"$dir/listing.out" 2>&1; then
+			result FAIL "$m" "green run not green: $dir/good.out, $dir/listing.out"
+			continue
+		fi
+		call='s/^([0-9a-f]+:\t)call +[0-9a-f]+ <should_failslab>$/$1'
+		case $m in
+		fastpath-pv-irqoff)
+			perl -pe "$call"'call   *0x0(%rip)        # ffffffff82000098 <pv_ops+0x98>/' \
+				"$dir/good.txt" >"$dir/bad.txt" ;;
+		fastpath-helper-irqoff)
+			{ perl -pe "$call"'call   ffffffff81000000 <slab_irqoff_helper>/' "$dir/good.txt"
+			  printf 'ffffffff81000000 <slab_irqoff_helper>:\n'
+			  printf 'ffffffff81000000:\t%s\n' pushf 'pop    %rax' cli 'ret'
+			} >"$dir/bad.txt" ;;
+		*) result FAIL "$m" "unknown mutant $m"; continue ;;
+		esac
+		if cmp -s "$dir/good.txt" "$dir/bad.txt" || ! grep -q should_failslab "$dir/good.txt"; then
+			result FAIL "$m" "mutant edit no longer applies to kmem_cache_alloc's listing"
+		elif "$fp" "$vm" --listing "$dir/bad.txt" kmem_cache_alloc >"$dir/bad.out" 2>&1; then
+			result FAIL "$m" "stayed green: $dir/bad.out"
+		else
+			result PASS "$m" "red: $(grep -m1 -B1 '\^\^\^' "$dir/bad.out" | tr -s ' \n' ' ')"
+		fi
+		continue
+		;;
 	bench-*)
 		case $m in
 		bench-row-missing) what=missing ;;

@@ -69,13 +69,16 @@ if [ -z "${VARIANTS:-}" ]; then
 fi
 
 # The series' fastpaths must commit with one %gs cmpxchg16b and never
-# disable interrupts; fastpath.py checks the built vmlinux.
+# lock nor disable interrupts, in the function or in what its fast path
+# calls; fastpath.py checks the built vmlinux: kmem_cache_alloc/free, and
+# kmalloc's entry points (__kmalloc, kmalloc_trace for a constant size)
+# and kfree, whose fastpaths are the engine's, in the functions they call.
 for p in $profiles; do
 	case $(conf_entry profiles "$p" | awk '{ print $2 }') in
 	series) ;;
 	*) continue ;;
 	esac
-	for fn in kmem_cache_alloc kmem_cache_free; do
+	for fn in kmem_cache_alloc kmem_cache_free __kmalloc kmalloc_trace kfree; do
 		# Without SMP, per-cpu data is not %gs-relative: fastpath.py's
 		# patterns are those of an SMP kernel.
 		if ! grep -q '^CONFIG_SMP=y' "$BUILD/out/$p/.config"; then

@@ -3,30 +3,57 @@
 """Show and check the allocator fastpaths of a built vmlinux.
 
 usage: fastpath.py VMLINUX [--compare OTHER_VMLINUX] [FUNCTION ...]
+       fastpath.py VMLINUX --save-listing FILE [FUNCTION ...]
+       fastpath.py VMLINUX --listing FILE [FUNCTION ...]
 
-For each function (default: kmem_cache_alloc and kmem_cache_free) print
-its disassembly with every boot-time ALTERNATIVE inside it resolved: the
-bytes that replace the site when the CPU has the feature.  Then check
-what the fastpaths promise.  The freelist front end: a cmpxchg16b with a
-%gs prefix and no lock prefix among the replacements.  The array front
-end (behind a static key in the same function): preemption disabled by
-an increment of the per-cpu preempt count, and no lock prefix anywhere.
-Both: no cli, sti, pushf or popf anywhere in the function.  Exit status
-1 if a check fails.
+For each function (default: kmem_cache_alloc, kmem_cache_free,
+__kmalloc, kmalloc_trace and kfree) print its disassembly with every
+boot-time ALTERNATIVE inside it resolved: the bytes that replace the
+site when the CPU has the feature.  Then check what the fastpaths
+promise.  The freelist front end: a cmpxchg16b with a %gs prefix and no
+lock prefix among the replacements.  The array front end (behind a
+static key in the same function): preemption disabled by an increment
+of the per-cpu preempt count.  Both: nothing that locks or turns
+interrupts off.  Exit status 1 if a check fails.
+
+What is checked, in the function and in the functions it calls:
+ - every instruction (but memcg's, below) and every alternative's
+   replacement: no cli, sti, pushf or popf, no lock prefix, no xchg with
+   a memory operand (locked without a prefix), no call through pv_ops
+   (a PARAVIRT kernel's local_irq_save() is "call *pv_ops+..." with
+   pushf/cli in its replacement), and no call to a function that locks
+   or turns interrupts off (IRQ_CALLS: _raw_spin_lock_irqsave(),
+   native_irq_disable(), trace_hardirqs_off(), ...);
+ - the fast path: the instructions reachable from the entry along the
+   control flow graph (jumps, static key sites from __jump_table) that
+   does not go past a call to a slow path (SLOW_CALLS: the freelist or
+   the array empty or full, slub_fastpath=irqoff, large kmalloc, double
+   free and WARN reports, the preempt_enable() reschedule, the non-CX16
+   fallback that the CX16 alternative replaces, memcg's hook).  A direct
+   call or tail jump on the fast path to any other function is followed,
+   MAX_DEPTH calls deep, and that function is checked the same way; an
+   indirect call there, which cannot be followed, fails the check.
+The counts of the cmpxchg16b and of the preempt count increments are
+those of the function and of the functions followed: kfree's fastpath is
+in the function it calls.
 
 With MEMCG, memcg's charge hook is inlined into kmem_cache_alloc: for an
 accounted allocation it takes a reference on the current task's objcg
 and drops it with a locked decrement if the charge fails.  That path is
 memcg's, taken only by __GFP_ACCOUNT and SLAB_ACCOUNT allocations, and
 upstream's kmem_cache_alloc has it too.  So the checks skip exactly the
-instructions that the function's control flow graph (jumps, and static
-key sites from __jump_table) reaches only through the call to
-get_obj_cgroup_from_current(), and the listing marks them "memcg".
-Every other instruction, reachable or not, is checked.
+instructions that the function's control flow graph reaches only
+through the call to get_obj_cgroup_from_current(), and the listing marks
+them "memcg".  Every other instruction, reachable or not, is checked.
 
 With --compare, print instead whether the two kernels' functions are the
 same instruction for instruction once addresses are stripped, and the
 differences when they are not.
+
+--save-listing writes the objdump listing of every function the check
+disassembled to FILE; --listing reads the functions from such a file
+instead of the vmlinux (alternatives and static keys still come from
+the vmlinux), so that an edited copy shows that the checks can fail.
 """
 import difflib
 import re
@@ -40,6 +67,53 @@ JUMP_ENTRY = struct.Struct("<iiq")   # struct jump_entry, relative, in 6.1
 # Calls that start memcg's charge hook (memcg_slab_pre_alloc_hook()).
 MEMCG_HOOK = re.compile(r"call\s+\S+\s+<get_obj_cgroup_from_current>")
 FORBIDDEN = re.compile(r"\b(cli|sti|pushf|pushfq|popf|popfq)\b")
+# A lock prefix (after any segment or size prefix), or xchg with a memory
+# operand, which the CPU locks without one.  xchg %ax,%ax is a nop.
+LOCKED = re.compile(r"(?:(?:[c-gs]s|data16|addr32)\s+)*(?:lock\s|xchg[bwlq]?\s.*\()")
+# local_irq_save() of a PARAVIRT kernel, before alternatives patch it.
+PV_CALL = re.compile(r"call\s+\*.*<pv_ops[+>]")
+# Functions that take a lock or turn interrupts off (and their clones).
+IRQ_CALLS = re.compile(
+    r"(?:call|jmp)\s+\S+\s+<(?:_raw_(?:spin|read|write)_(?:try)?lock\w*"
+    r"|queued_(?:spin|read|write)_lock_slowpath|__raw_callee_save_\w*irq\w*"
+    r"|native_(?:save_fl|restore_fl|irq_disable|irq_enable)"
+    r"|\w*local_irq_\w+|pv_native_\w+|xen_\w*irq\w*"
+    r"|trace_hardirqs_\w+|lockdep_hardirqs_\w+|mutex_lock\w*)(?:\.\w+)*>")
+# Calls the fast path makes only when it is not fast: not followed, and
+# the end of a fast path in the control flow graph.
+SLOW_CALLS = {
+    "alloc_slowpath": "the cpu freelist is empty",
+    "array_alloc_slowpath": "the array is empty",
+    "free_slowpath": "the object is not of the cpu slab",
+    "array_free_slowpath": "the array is full",
+    "free_double_slowpath": "a double free found",
+    "array_double_free": "a double free found",
+    "fp_double_free_drop": "a double free found",
+    "cpu_free_irqoff": "slub_fastpath=irqoff, behind a static key",
+    "__kmalloc_large_node": "kmalloc beyond the largest cache",
+    "free_large_kmalloc": "kfree of a large kmalloc",
+    "__warn_printk": "a WARN",
+    "print_tracking": "a WARN's report",
+    r"preempt_schedule(?:_notrace)?_thunk": "preempt_enable() found a reschedule due",
+    "this_cpu_cmpxchg16b_emu": "no CX16: the CX16 alternative replaces it",
+    "get_obj_cgroup_from_current": "memcg's charge hook",
+    # The debug configurations' hooks, not the allocator's fastpath.
+    "fs_reclaim_acquire": "lockdep's might_alloc() annotation",
+    "fs_reclaim_release": "lockdep's might_alloc() annotation",
+    "__should_failslab": "CONFIG_FAILSLAB's fault injection",
+    r"__kasan_\w+": "KASAN's hooks",
+    r"kmemleak_\w+": "kmemleak's hooks",
+    r"lock_acquire|lock_release|lock_is_held_type|debug_check_no_locks_freed":
+        "lockdep's bookkeeping",
+    r"debug_smp_processor_id|__this_cpu_preempt_check": "DEBUG_PREEMPT's checks",
+    r"__SCT__tp_func_\w+": "a tracepoint, behind its static key",
+}
+SLOW = re.compile(r"(?:call|jmp)\s+\S+\s+<(?:%s)(?:\.\w+)*>"
+                  % "|".join(SLOW_CALLS))
+DIRECT = re.compile(r"(call|j[a-z]+)\s+([0-9a-f]+)\s+<([^+>]+)>")
+MAX_DEPTH = 3
+LISTING = {}                         # --listing: function -> instructions
+SAVED = {}                           # --save-listing: function -> lines
 
 
 def sections(vmlinux):
@@ -139,18 +213,42 @@ def reachable(insns, labels, stop=None):
 
 
 def disasm(vmlinux, start=None, stop=None, func=None):
+    if func and LISTING:
+        return LISTING.get(func, [])
     cmd = ["objdump", "-d", "--no-show-raw-insn", vmlinux]
     if func:
         cmd.insert(2, "--disassemble=" + func)
     else:
         cmd[2:2] = ["--start-address=%#x" % start, "--stop-address=%#x" % stop]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    insns = parse(out)
+    if func:
+        SAVED[func] = ["%016x <%s>:" % (insns[0][0], func)] if insns else []
+        SAVED[func] += ["%x:\t%s" % (a, t) for a, t in insns]
+    return insns
+
+
+def parse(text):
     insns = []
-    for line in out.splitlines():
+    for line in text.splitlines():
         m = re.match(r"^\s*([0-9a-f]+):\s+(.*)$", line)
         if m:
             insns.append((int(m.group(1), 16), m.group(2).strip()))
     return insns
+
+
+def read_listing(path):
+    """The functions of an objdump -d listing: "<name>:" lines head them."""
+    funcs, name = {}, None
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line.strip())
+            if m:
+                name = m.group(1)
+                funcs[name] = []
+            elif name:
+                funcs[name] += parse(line)
+    return funcs
 
 
 def normalise(text):
@@ -159,26 +257,46 @@ def normalise(text):
     return re.sub(r"\s+", " ", text)
 
 
-def show(vmlinux, func, alts, labels):
+def problem(text):
+    """Why one instruction may not be on a fastpath, or None."""
+    if FORBIDDEN.search(text):
+        return "forbidden on the fastpath"
+    if LOCKED.match(text):
+        return "locked instruction on the fastpath"
+    if PV_CALL.search(text):
+        return "call through pv_ops (a paravirt irq op) on the fastpath"
+    if IRQ_CALLS.match(text):
+        return "call to a function that locks or disables interrupts"
+    return None
+
+
+def show(vmlinux, func, alts, labels, depth=0, seen=None):
+    """Print and check func and, MAX_DEPTH calls deep, the functions its
+    fast path calls.  Returns (ok, %gs cmpxchg16b, preempt count
+    increments, functions checked)."""
+    seen = set() if seen is None else seen
+    seen.add(func)
+    pad = "  " * (depth + 1)
     insns = disasm(vmlinux, func=func)
     if not insns:
-        print("%s: not found in %s" % (func, vmlinux))
-        return False
+        print("%s%s: not found in %s" % (pad, func, vmlinux))
+        return False, 0, 0, 1
     ok = True
     gs_cx16 = 0
     preempt_inc = 0
     memcg = reachable(insns, labels) - reachable(insns, labels, MEMCG_HOOK)
-    print("%s:" % func)
+    fast = reachable(insns, labels, SLOW)
+    callees = []
+    print("%s%s:" % (pad[2:], func) if not depth else
+          "%s-> %s, called on the fast path (%d deep):" % (pad[2:], func, depth))
     for a, text in insns:
         if a in memcg:
-            print("  %x  %-50s memcg" % (a, text))
+            print("%s%x  %-50s memcg" % (pad, a, text))
             continue
-        print("  %x  %s" % (a, text))
-        if FORBIDDEN.search(text):
-            print("  ^^^ forbidden on the fastpath")
-            ok = False
-        if text.startswith("lock"):
-            print("  ^^^ lock prefix on the fastpath")
+        print("%s%x  %s%s" % (pad, a, text, "" if a in fast else "   (slow)"))
+        why = problem(text)
+        if why:
+            print("%s^^^ %s" % (pad, why))
             ok = False
         # DEBUG_PREEMPT kernels call preempt_count_add() instead.
         if re.match(r"(incl\s+%gs:.*<__preempt_count>|call\s+\S+\s+<preempt_count_add>)",
@@ -187,22 +305,50 @@ def show(vmlinux, func, alts, labels):
         for site, ilen, feat, ra, rlen in alts:
             if site != a:
                 continue
-            for _, r in disasm(vmlinux, ra, ra + rlen):
-                print("  %*s  | alt feature %d: %s" % (len("%x" % a), "", feat, r))
+            for _, r in disasm(vmlinux, ra, ra + rlen) if rlen else []:
+                print("%s%*s  | alt feature %d: %s" % (pad, len("%x" % a), "", feat, r))
                 if feat == X86_FEATURE_CX16 and r.startswith("cmpxchg16b %gs:"):
                     gs_cx16 += 1
-                if r.startswith("lock"):
-                    print("  ^^^ lock prefix in a per-cpu commit")
+                why = problem(r)
+                if why:
+                    print("%s^^^ %s, in an alternative" % (pad, why))
                     ok = False
+        if a not in fast or SLOW.match(text) or why:
+            continue
+        if re.match(r"(?:notrack\s+)?(?:call|jmp)\s+\*|call\s+\S+\s+<__x86_indirect_thunk",
+                    text):
+            print("%s^^^ indirect call on the fast path: cannot be followed" % pad)
+            ok = False
+        m = DIRECT.match(text)
+        if m and m.group(3) not in callees:
+            callees.append(m.group(3))
     if memcg:
-        locked = sum(1 for a, t in insns if a in memcg and t.startswith("lock"))
-        print("  => %d instructions only on memcg's charge path (accounted "
-              "allocations), %d of them lock-prefixed, not checked"
-              % (len(memcg), locked))
+        locked = sum(1 for a, t in insns if a in memcg and LOCKED.match(t))
+        print("%s=> %d instructions only on memcg's charge path (accounted "
+              "allocations), %d of them locked, not checked"
+              % (pad, len(memcg), locked))
+    n = 1
+    for callee in callees:
+        if callee in seen:
+            continue
+        if depth == MAX_DEPTH:
+            print("%s-> %s not followed: %d calls deep" % (pad, callee, depth + 1))
+            continue
+        c_ok, c_cx16, c_inc, c_n = show(vmlinux, callee, alts, labels,
+                                        depth + 1, seen)
+        ok, gs_cx16, preempt_inc, n = (ok and c_ok, gs_cx16 + c_cx16,
+                                       preempt_inc + c_inc, n + c_n)
+    return ok, gs_cx16, preempt_inc, n
+
+
+def check(vmlinux, func, alts, labels):
+    ok, gs_cx16, preempt_inc, n = show(vmlinux, func, alts, labels)
     print("  => %d per-cpu cmpxchg16b (%%gs, CX16 alternative), array path "
           "%s, %s" % (gs_cx16,
                       "with preemption off" if preempt_inc else "MISSING",
-                      "no lock prefix nor cli/sti/pushf/popf" if ok else "CHECK FAILED"))
+                      "no lock, xchg, cli/sti/pushf/popf nor irq-off call on "
+                      "the fast path of %d function%s" % (n, "s"[:n > 1])
+                      if ok else "CHECK FAILED"))
     return ok and gs_cx16 >= 1 and preempt_inc >= 1
 
 
@@ -225,10 +371,16 @@ def main(argv):
     if not argv or argv[0].startswith("-"):
         sys.exit(__doc__.strip())
     vmlinux, argv = argv[0], argv[1:]
-    other = None
+    other = save = None
     if argv[:1] == ["--compare"]:
         other, argv = argv[1], argv[2:]
-    funcs = argv or ["kmem_cache_alloc", "kmem_cache_free"]
+    elif argv[:1] == ["--save-listing"]:
+        save, argv = argv[1], argv[2:]
+    elif argv[:1] == ["--listing"]:
+        LISTING.update(read_listing(argv[1]))
+        argv = argv[2:]
+    funcs = argv or ["kmem_cache_alloc", "kmem_cache_free", "__kmalloc",
+                     "kmalloc_trace", "kfree"]
     if other:
         return 0 if compare(vmlinux, other, funcs) else 1
     alts = list(alternatives(vmlinux))
@@ -237,7 +389,10 @@ def main(argv):
         labels.setdefault(site, []).append(target)
     ok = True
     for func in funcs:
-        ok = show(vmlinux, func, alts, labels) and ok
+        ok = check(vmlinux, func, alts, labels) and ok
+    if save:
+        with open(save, "w") as f:
+            f.writelines(line + "\n" for lines in SAVED.values() for line in lines)
     return 0 if ok else 1
 
 
