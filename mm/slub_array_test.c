@@ -253,17 +253,28 @@ static void kta_bulk(struct kunit *test)
 		ctx->objs[ctx->nr++] = p[i];
 }
 
-/* Shrinking gives every cached object back: the cache ends up empty. */
-static void kta_shrink_drains(struct kunit *test)
+/*
+ * Allocate more objects than both arrays hold and free all but @keep:
+ * the cpu's arrays are full and the depot holds full arrays.
+ */
+static void kta_fill_depot(struct kunit *test, unsigned int keep)
 {
 	struct kta_ctx *ctx = test->priv;
 	unsigned int i;
 
 	for (i = 0; i < (DEPOT_MAX + 2) * KTA_SIZE; i++)
 		kta_alloc(test);
-	while (ctx->nr)
+	while (ctx->nr > keep)
 		kta_free(test);
 	KUNIT_EXPECT_GT(test, ctx->depot->nr_full, 0U);
+}
+
+/* Shrinking gives every cached object back: the cache ends up empty. */
+static void kta_shrink_drains(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+
+	kta_fill_depot(test, 0);
 	KUNIT_EXPECT_FALSE(test, __kmem_cache_empty(ctx->cache));
 	kmem_cache_shrink(ctx->cache);
 	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
@@ -516,13 +527,8 @@ static void kta_resize(struct kunit *test)
 {
 	struct kta_ctx *ctx = test->priv;
 	const unsigned int size = 2 * KTA_SIZE;
-	unsigned int i;
 
-	for (i = 0; i < (DEPOT_MAX + 2) * KTA_SIZE; i++)
-		kta_alloc(test);
-	while (ctx->nr > KTA_SIZE)
-		kta_free(test);
-	KUNIT_EXPECT_GT(test, ctx->depot->nr_full, 0U);
+	kta_fill_depot(test, KTA_SIZE);
 	KUNIT_EXPECT_EQ(test, array_cache_resize(ctx->cache, ARRAY_SIZE_MIN - 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, array_cache_resize(ctx->cache, ARRAY_SIZE_MAX + 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ctx->cache->array_size, (unsigned int)KTA_SIZE);
@@ -558,11 +564,7 @@ static void kta_shrinker(struct kunit *test)
 	unsigned long freed = SHRINK_STOP;
 	unsigned int i;
 
-	for (i = 0; i < (DEPOT_MAX + 2) * KTA_SIZE; i++)
-		kta_alloc(test);
-	while (ctx->nr)
-		kta_free(test);
-	KUNIT_EXPECT_GT(test, ctx->depot->nr_full, 0U);
+	kta_fill_depot(test, 0);
 	for (i = 0; i < 50 && freed == SHRINK_STOP; i++) {
 		freed = array_shrink_scan(&array_shrinker, &sc);
 		if (freed == SHRINK_STOP)

@@ -170,6 +170,12 @@ resize_loop() {
 	echo "# array resizes: $resizes, $errors failed writes"
 }
 
+# loop_done PID LOG: wait for a background loop and show what it printed.
+loop_done() {
+	wait "$1"
+	cat "$2"
+}
+
 # 1: basic
 if load basic; then
 	ok "$MOD basic"
@@ -233,8 +239,7 @@ cycles=0
 touch "$stopfile"
 resizes=0
 if [ -n "$rs_pid" ]; then
-	wait "$rs_pid"
-	cat "$tmpdir/resize.log"
+	loop_done "$rs_pid" "$tmpdir/resize.log"
 	resizes=$(sed -n 's/^# array resizes: \([0-9]*\), .*/\1/p' "$tmpdir/resize.log")
 	if ! grep -q "^# array resizes: [0-9]*, 0 failed" "$tmpdir/resize.log"; then
 		echo "# a write of a good array size failed during the stress"
@@ -242,8 +247,7 @@ if [ -n "$rs_pid" ]; then
 	fi
 fi
 if [ -n "$hp_pid" ]; then
-	wait "$hp_pid"
-	cat "$tmpdir/hotplug.log"
+	loop_done "$hp_pid" "$tmpdir/hotplug.log"
 	cycles=$(sed -n 's/^# CPU hotplug: \([0-9]*\) .*/\1/p' "$tmpdir/hotplug.log")
 	# The stress is "while CPUs go offline and online": without one
 	# completed cycle it was not.
