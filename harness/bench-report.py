@@ -4,7 +4,8 @@
 and PNG plots (gnuplot).
 
 results.tsv rows: measure variant run group key value
-  measure  icount (guest instructions), tcg (ns), mem (8 GiB boot)
+  measure  icount (guest instructions), tcg (ns), mem (8 GiB boot), plain
+           (icount of the kernels without freelist hardening)
   variant  kernel name, +strategy or +nomerge for boot-time variants
 Every figure is a cost: lower is better.
 """
@@ -78,6 +79,20 @@ TARGETS = [
     (LAYOUT_TARGET, "≤ 1.01× ours aligned",
      2 * len(SIZES) + len(ALLOCN) + len(BULK) + 2),
 ]
+# The kernels without SLAB_FREELIST_HARDENED and _RANDOM (measure plain):
+# the fastpath targets hold there too.  The one-object bulk against SLAB
+# in both configurations.
+PLAIN_FAST = "fastpath pair kmem_cache, unhardened (ratio to SLUB)"
+PLAIN_KMALLOC = "fastpath pair kmalloc, unhardened (ratio to SLUB)"
+PLAIN_BULK = "bulk ≥ 16, unhardened (ratio to SLUB)"
+BULK1_TARGET = "bulk 1, both configurations (ratio to SLAB)"
+TARGETS += [
+    (PLAIN_FAST, "≤ 0.85× SLUB and ≤ SLAB", len(SIZES)),
+    (PLAIN_KMALLOC, "≤ 0.85× SLUB and ≤ SLAB", len(SIZES)),
+    (PLAIN_BULK, "≤ 0.8× SLUB", len([n for n in BULK if n >= 16])),
+    (BULK1_TARGET, "≤ SLAB", 2),
+]
+ICOUNT_MEASURES = ("icount", "plain")
 # Slab: of /proc/meminfo in the 8 GiB boots, after boot, with the fixed
 # workload, after the dd; ours within 10% of SLUB at each.
 SLAB_TARGET = "`Slab:` within 10% of SLUB (after boot, fixed workload, after dd)"
@@ -128,7 +143,7 @@ def check_plans(data, plans):
         want += [("net", c) for c in plan.get("net", "").split(",") if c]
         for c in cases:
             want += CASE_FIGURES.get(c, [])
-        if "calib" in cases and measure == "icount":
+        if "calib" in cases and measure in ICOUNT_MEASURES:
             want.append(("calib", "ticks_per_insn"))
         for group, key in want:
             vals = [v for r, v in data.get((measure, variant, group, str(key)), [])
@@ -155,8 +170,8 @@ class Bench:
                        str(p.get(key, "")).isdigit()})
         return " or ".join(str(v) for v in vals) if vals else None
 
-    def icount(self, variant, group, key, run=1):
-        for r, v in self.data.get(("icount", variant, group, str(key)), []):
+    def icount(self, variant, group, key, run=1, measure="icount"):
+        for r, v in self.data.get((measure, variant, group, str(key)), []):
             if r == run:
                 return v
         return None
@@ -221,10 +236,12 @@ class Report:
 
     # -- single-CPU (icount) groups with targets --
 
-    def icount_group(self, title, group, keys, keyname, target, short, ref):
+    def icount_group(self, title, group, keys, keyname, target, short, ref,
+                     measure="icount"):
         """target(key, ours, slub_best, slab) -> (ok or None, text);
         short names the target in the summary, ref(slub_best, slab) is
-        the figure its ratio is taken against."""
+        the figure its ratio is taken against.  The layout target is
+        judged on the hardened kernels (measure icount) only."""
         b = self.b
         self.p(f"### {title}")
         self.p()
@@ -232,11 +249,11 @@ class Report:
             ["ours / best peer", "internal / aligned", "target", "met"]
         rows = []
         for key in keys:
-            vals = {k: b.icount(k, group, key) for k in KERNELS}
+            vals = {k: b.icount(k, group, key, measure=measure) for k in KERNELS}
             ours = vals[OURS]
             r, _ = ratio(ours, [vals[p] for p in PEERS])
             lay = None
-            if ours is not None and vals["ours-aligned"]:
+            if ours is not None and vals["ours-aligned"] and measure == "icount":
                 lay = ours / vals["ours-aligned"]
             slub_best = min([vals[p] for p in ("slub", "slub56") if vals[p] is not None],
                             default=None)
@@ -337,12 +354,14 @@ class Report:
                            (o <= 0.8 * s, "≤ 0.8× SLUB")), "bulk ≥ 16 (ratio to SLUB)",
                           to_slub)
         self.bulk_against_slab(250)
+        self.bulk_one()
         no_worse = lambda key, o, s, sl: ((None, "n/a") if o is None or s is None
                                           else (o <= s, "≤ SLUB"))
         self.icount_group("Many caches: one object of each of 64 caches, round the caches, "
                           "per alloc+free pair", "many", [64], "caches", no_worse,
                           "many caches (ratio to SLUB)", to_slub)
         self.forkexec(no_worse, to_slub)
+        self.unhardened(slub_t, to_slub)
         self.strategies()
         self.nomerge()
         self.network()
@@ -370,6 +389,46 @@ class Report:
             self.shortfalls.append(f"bulk {n}: ours {fmt(o)} against SLAB {fmt(sl)} per object "
                                    f"(target ≤ SLAB)")
 
+    def bulk_one(self):
+        """A bulk call for one object against SLAB, in both
+        configurations: the cost of the bulk entry points themselves."""
+        b = self.b
+        for measure, what in (("icount", "hardened"), ("plain", "unhardened")):
+            o = b.icount(OURS, "bulk", 1, measure=measure)
+            sl = b.icount("slab", "bulk", 1, measure=measure)
+            if o is None or sl is None:
+                self.p(f"Bulk 1 against SLAB, {what}: not judged (no figure of ours or of SLAB).")
+                continue
+            ok = o <= sl
+            self.targets[BULK1_TARGET].append((ok, o / sl))
+            self.p(f"Bulk 1 against SLAB, {what}: ours {fmt(o)} against {fmt(sl)}: "
+                   f"{'meets' if ok else '**misses**'} the target (≤ SLAB).")
+            if not ok:
+                self.shortfalls.append(f"bulk 1, {what}: ours {fmt(o)} against SLAB {fmt(sl)} "
+                                       "(target ≤ SLAB)")
+        self.p()
+
+    def unhardened(self, slub_t, to_slub):
+        """The fastpath targets on the kernels built without freelist
+        hardening (measure plain)."""
+        self.p("## Single CPU, icount, without freelist hardening")
+        self.p()
+        self.p("The same five kernels built without `SLAB_FREELIST_HARDENED` and "
+               "`SLAB_FREELIST_RANDOM` (profiles `bench-*-unhardened`), booted as the "
+               "icount boots; only the fastpath, kmalloc and bulk cases.")
+        self.p()
+        self.icount_group("Fastpath pair, unhardened: kmem_cache_alloc + kmem_cache_free",
+                          "fast", SIZES, "object size", slub_t(0.85), PLAIN_FAST, to_slub,
+                          measure="plain")
+        self.icount_group("Fastpath pair, unhardened: kmalloc + kfree", "kmalloc", SIZES,
+                          "size", slub_t(0.85), PLAIN_KMALLOC, to_slub, measure="plain")
+        self.icount_group("Bulk alloc + free, unhardened, per object", "bulk", BULK,
+                          "bulk size",
+                          lambda key, o, s, sl: (None, "—") if key < 16 else
+                          ((None, "n/a") if o is None or s is None else
+                           (o <= 0.8 * s, "≤ 0.8× SLUB")), PLAIN_BULK, to_slub,
+                          measure="plain")
+
     def determinism(self):
         b = self.b
         if self.args.passes < 2:
@@ -380,7 +439,7 @@ class Report:
         same = diff = 0
         diffs = []
         for (m, v, g, k), vals in b.data.items():
-            if m != "icount":
+            if m not in ICOUNT_MEASURES:
                 continue
             d = dict(vals)
             if 1 in d and 2 in d:

@@ -25,8 +25,15 @@
 # an skb allocated and freed per datagram; cost per datagram, send and
 # receive together.
 #
+#   plain   the same five kernels built without SLAB_FREELIST_HARDENED
+#           and _RANDOM (profiles bench-*-unhardened), booted like icount
+#           for the fastpath, kmalloc and bulk cases: the fastpath targets
+#           hold in both configurations.  CONFIGS=hardened leaves them out.
+#
 # QUICK=1: one icount pass, 3 TCG rounds of the five kernels without the
 # strategies and slab_nomerge.  ROUNDS= and ICOUNT_PASSES= override.
+# KERNELS="ours-internal slub ..." boots only those (the report then says
+# which targets it could not judge, and fails).
 # Output: build/bench/report.md, build/bench/*.png, build/bench/results.tsv
 # (raw).  A progress line per kernel and case group; console logs in
 # build/logs/console-bench-<measure>-<variant>-<run>.log.
@@ -43,6 +50,19 @@ res=$out/results.tsv
 
 # name:profile, ours first.
 kernels="ours-aligned:bench-aligned ours-internal:bench-internal slub:bench-slub slub56:bench-slub56 slab:bench-slab"
+if [ -n "${KERNELS:-}" ]; then
+	pick=
+	for k in $kernels; do
+		case " $KERNELS " in *" ${k%%:*} "*) pick="$pick $k" ;; esac
+	done
+	[ -n "$pick" ] || die "KERNELS=$KERNELS names none of: ours-aligned ours-internal slub slub56 slab"
+	kernels=${pick# }
+fi
+configs=${CONFIGS:-hardened unhardened}
+case " $configs " in *" hardened "*) ;; *) die "CONFIGS=$configs: the hardened kernels are always measured" ;; esac
+plain=0
+case " $configs " in *" unhardened "*) plain=1 ;; esac
+plain_cases=calib,fast,kmalloc,bulk
 # Boot-time strategies of our kernels (the default, lockless + cmpxchg
 # with the array front end, is the plain kernel).
 strategies="irqoff:slub_fastpath=irqoff bitlock:slub_pair=bitlock irqoff-bitlock:slub_fastpath=irqoff,slub_pair=bitlock freelist:slub_frontend=freelist"
@@ -60,6 +80,9 @@ mem_dd_mib=1024		# the 8 GiB guest
 for k in $kernels; do
 	"$REPO/harness/build.sh" "${k#*:}"
 	"$REPO/harness/initramfs.sh" "${k#*:}"
+	[ $plain = 1 ] || continue
+	"$REPO/harness/build.sh" "${k#*:}-unhardened"
+	"$REPO/harness/initramfs.sh" "${k#*:}-unhardened"
 done
 mkdir -p "$out"
 rm -f "$out"/*.png "$out"/report.md
@@ -163,6 +186,17 @@ for pass in $(seq 1 "$passes"); do
 			-i -s 1 -m 512M -t 600
 	done
 done
+
+if [ $plain = 1 ]; then
+	log "plain: $passes pass(es), the kernels without freelist hardening, as icount"
+	for pass in $(seq 1 "$passes"); do
+		main_variants | while read -r v p x; do
+			bench_boot plain "$v" "$p-unhardened" "$pass" \
+				"harness.bench_mode=icount harness.bench_cases=$plain_cases" \
+				-i -s 1 -m 512M -t 600
+		done
+	done
+fi
 
 log "tcg: $rounds interleaved rounds, 2 vCPUs, 512M"
 for round in $(seq 1 "$rounds"); do

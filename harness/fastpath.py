@@ -83,6 +83,8 @@ IRQ_CALLS = re.compile(
 # the end of a fast path in the control flow graph.
 SLOW_CALLS = {
     "alloc_slowpath": "the cpu freelist is empty",
+    "slab_alloc_miss": "the array is empty or cannot be used",
+    "cache_free_slowpath": "an object of another cache, or the tracepoint on",
     "array_alloc_slowpath": "the array is empty",
     "free_slowpath": "the object is not of the cpu slab",
     "array_free_slowpath": "the array is full",

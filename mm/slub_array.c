@@ -36,7 +36,7 @@
 #include "slub_internal.h"
 #include "slub_array.h"
 
-DEFINE_STATIC_KEY_FALSE(slub_arrays);
+DEFINE_STATIC_KEY_TRUE(slub_arrays);
 
 /* Arrays per node depot: each list holds at most this many. */
 #define DEPOT_MAX		8
@@ -748,7 +748,7 @@ size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p,
 	if (!a)
 		return 0;
 	if (unlikely(node != numa_mem_id())) {
-		array_release_unused(pcpu);
+		array_release_unused(cache->cpu_slab);
 		preempt_enable();
 		return 0;
 	}
@@ -801,7 +801,7 @@ void array_drain_local(struct kmem_cache *cache)
 	array_empty(cache, pcpu->spare);
 	/* Emptied: the reaper has nothing to do here until it is used. */
 	WRITE_ONCE(pcpu->array_touched, false);
-	array_release_unused(pcpu);
+	array_release_unused(cache->cpu_slab);
 	preempt_enable();
 }
 
@@ -1304,11 +1304,11 @@ void __init array_init_late(void)
 	}
 	for (i = 0; i < frontend_list_len; i++)
 		any |= frontend_list[i].array;
-	if (!frontend_array_global && !any)
+	if (!frontend_array_global && !any) {
+		static_branch_disable(&slub_arrays);
 		return;
+	}
 
-	/* Before any cache has an array, with one cpu running. */
-	static_branch_enable(&slub_arrays);
 	mutex_lock(&slab_mutex);
 	list_for_each_entry(cache, &slab_caches, list)
 		array_cache_setup(cache);

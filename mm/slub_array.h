@@ -16,8 +16,13 @@
 #include "slab.h"
 #include "slub_internal.h"
 
-/* On when any cache has arrays: the fastpaths look for them. */
-DECLARE_STATIC_KEY_FALSE(slub_arrays);
+/*
+ * On when any cache may have arrays: the fastpaths look for them.  On
+ * from the start, when no cache has any yet, and turned off at
+ * array_init_late() if no cache is to have them, so that the default,
+ * arrays, pays no jump on the fastpaths and slub_frontend=freelist one.
+ */
+DECLARE_STATIC_KEY_TRUE(slub_arrays);
 
 /*
  * Taking the arrays of a cpu: with preemption off, the taker checks that
@@ -28,26 +33,59 @@ DECLARE_STATIC_KEY_FALSE(slub_arrays);
  * instruction is needed, and none disables interrupts.  This is 6.1's
  * stand-in for local_trylock(), and lockdep sees it as a trylock.  A
  * cache without arrays has pcpu->array NULL.
+ *
+ * The fastpaths reach the flag and the arrays through the per-cpu
+ * segment (__this_cpu_read() of cache->cpu_slab->...), not through
+ * this_cpu_ptr(): that saves the add of this_cpu_off, one instruction of
+ * every operation.  The pointer they hand back for the slow paths is
+ * computed only where one of those uses it.
  */
-static __always_inline struct slub_array *array_take(struct kmem_cache_cpu *pcpu)
+static __always_inline void
+array_map_acquire(struct kmem_cache_cpu __percpu *cpu_slab)
 {
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_map_acquire_try(this_cpu_ptr(&cpu_slab->array_map));
+#endif /* CONFIG_DEBUG_LOCK_ALLOC */
+}
+
+static __always_inline void
+array_map_release(struct kmem_cache_cpu __percpu *cpu_slab)
+{
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_map_release(this_cpu_ptr(&cpu_slab->array_map));
+#endif /* CONFIG_DEBUG_LOCK_ALLOC */
+}
+
+/*
+ * Disable preemption and take this cpu's arrays of @cache; *@pcpup is the
+ * cpu's state.  NULL, with preemption enabled again, when the cache has
+ * no array here or an interrupted task holds it.  The holder gives them
+ * back with array_put() or array_release(), then preempt_enable().
+ */
+static __always_inline struct slub_array *
+array_take_this_cpu(struct kmem_cache *cache, struct kmem_cache_cpu **pcpup)
+{
+	struct kmem_cache_cpu __percpu *cpu_slab = cache->cpu_slab;
 	struct slub_array *a;
 
-	if (unlikely(READ_ONCE(pcpu->array_held)))
-		return NULL;
-	WRITE_ONCE(pcpu->array_held, true);
+	preempt_disable();
+	*pcpup = this_cpu_ptr(cpu_slab);
+	if (unlikely(__this_cpu_read(cpu_slab->array_held)))
+		goto busy;
+	__this_cpu_write(cpu_slab->array_held, true);
 	/* The arrays are read after the flag is set, never before. */
 	barrier();
-	a = READ_ONCE(pcpu->array);
+	a = __this_cpu_read(cpu_slab->array);
 	if (unlikely(!a)) {
 		barrier();
-		WRITE_ONCE(pcpu->array_held, false);
-		return NULL;
+		__this_cpu_write(cpu_slab->array_held, false);
+		goto busy;
 	}
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	lock_map_acquire_try(&pcpu->array_map);
-#endif /* CONFIG_DEBUG_LOCK_ALLOC */
+	array_map_acquire(cpu_slab);
 	return a;
+busy:
+	preempt_enable();
+	return NULL;
 }
 
 /*
@@ -63,25 +101,38 @@ static __always_inline struct slub_array *array_take(struct kmem_cache_cpu *pcpu
 #define ARRAY_STATE_TOUCHED	0x00010000U
 #endif /* __LITTLE_ENDIAN */
 
-/* Let go of the cpu's arrays, the loaded one unchanged; mark them used. */
+/*
+ * Let go of this cpu's arrays of the cache whose cache->cpu_slab is
+ * @cpu_slab, the loaded one unchanged; mark them used.  The fastpaths'
+ * form of array_release(): @cpu_slab is read before the barrier, so the
+ * compiler need not load it again after it.
+ */
+static __always_inline void
+array_release_this_cpu(struct kmem_cache_cpu __percpu *cpu_slab)
+{
+	array_map_release(cpu_slab);
+	/* Every change of the arrays is done before the flag is cleared. */
+	barrier();
+	__this_cpu_write(cpu_slab->array_state, ARRAY_STATE_TOUCHED);
+}
+
+/* Let go of arrays that were not used after all: array_touched stays. */
+static __always_inline void
+array_release_unused(struct kmem_cache_cpu __percpu *cpu_slab)
+{
+	array_map_release(cpu_slab);
+	barrier();
+	__this_cpu_write(cpu_slab->array_held, false);
+}
+
+/* Let go of the arrays of @pcpu, this cpu's, and mark them used. */
 static __always_inline void array_release(struct kmem_cache_cpu *pcpu)
 {
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	lock_map_release(&pcpu->array_map);
 #endif /* CONFIG_DEBUG_LOCK_ALLOC */
-	/* Every change of the arrays is done before the flag is cleared. */
 	barrier();
 	WRITE_ONCE(pcpu->array_state, ARRAY_STATE_TOUCHED);
-}
-
-/* Let go of arrays that were not used after all: array_touched stays. */
-static __always_inline void array_release_unused(struct kmem_cache_cpu *pcpu)
-{
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	lock_map_release(&pcpu->array_map);
-#endif /* CONFIG_DEBUG_LOCK_ALLOC */
-	barrier();
-	WRITE_ONCE(pcpu->array_held, false);
 }
 
 /* Install @a as the loaded array and let go of the cpu's arrays. */
@@ -92,66 +143,63 @@ static __always_inline void array_put(struct kmem_cache_cpu *pcpu,
 	array_release(pcpu);
 }
 
-/*
- * Disable preemption and take this cpu's arrays of @cache; *@pcpup is the
- * cpu's state.  NULL, with preemption enabled again, when the cache has
- * no array here or an interrupted task holds it.  The holder gives them
- * back with array_put() or array_release(), then preempt_enable().
- */
-static __always_inline struct slub_array *
-array_take_this_cpu(struct kmem_cache *cache, struct kmem_cache_cpu **pcpup)
-{
-	struct kmem_cache_cpu *pcpu;
-	struct slub_array *a;
-
-	preempt_disable();
-	pcpu = this_cpu_ptr(cache->cpu_slab);
-	a = array_take(pcpu);
-	if (unlikely(!a))
-		preempt_enable();
-	*pcpup = pcpu;
-	return a;
-}
-
 void *array_alloc_slowpath(struct kmem_cache *cache, gfp_t gfp, int node,
 			   unsigned long addr);
 void array_free_slowpath(struct kmem_cache *cache, void *obj);
 void array_double_free(struct kmem_cache *cache, void *obj);
 
 /*
- * Pop an object off this cpu's array.  False when the cache has no
- * array, it is held by the task this interrupt interrupted, or @node is
- * neither NUMA_NO_NODE nor this cpu's memory node: the caller takes the
- * freelist path.  Otherwise *@objp is the object, or NULL if no memory
- * could be had.  Array objects are all of this cpu's node (THEORY 6),
- * which is compared with preemption off.
+ * Pop an object off this cpu's array into *@objp.  False when the cache
+ * has no array here, the array is held by the task this interrupt
+ * interrupted, @node is neither NUMA_NO_NODE nor this cpu's memory node,
+ * or, with *@empty set, the array is empty.  Array objects are all of
+ * this cpu's node (THEORY 6), which is compared with preemption off.  No
+ * call: the allocation fastpath that inlines it saves no register for it.
+ */
+static __always_inline bool array_pop(struct kmem_cache *cache, int node,
+				      void **objp, bool *empty)
+{
+	struct kmem_cache_cpu __percpu *cpu_slab = cache->cpu_slab;
+	struct kmem_cache_cpu *pcpu;
+	struct slub_array *a;
+
+	*empty = false;
+	a = array_take_this_cpu(cache, &pcpu);
+	if (unlikely(!a))
+		return false;
+	if (node != NUMA_NO_NODE && unlikely(node != numa_mem_id())) {
+		array_release_unused(cpu_slab);
+		preempt_enable();
+		return false;
+	}
+	if (unlikely(!a->count)) {
+		array_release_this_cpu(cpu_slab);
+		preempt_enable();
+		*empty = true;
+		return false;
+	}
+	*objp = a->objs[--a->count];
+	array_release_this_cpu(cpu_slab);
+	preempt_enable();
+	stat(cache, ARRAY_ALLOC);
+	return true;
+}
+
+/*
+ * Allocate from this cpu's array.  False when array_pop() finds no array
+ * it may use: the caller takes the freelist path.  Otherwise *@objp is
+ * the object, or NULL if no memory could be had.
  */
 static __always_inline bool array_alloc_fast(struct kmem_cache *cache,
 					     gfp_t gfp, int node,
 					     unsigned long addr, void **objp)
 {
-	struct kmem_cache_cpu *pcpu;
-	struct slub_array *a;
-	void *obj;
+	bool empty;
 
-	a = array_take_this_cpu(cache, &pcpu);
-	if (unlikely(!a))
-		return false;
-	if (node != NUMA_NO_NODE && unlikely(node != numa_mem_id())) {
-		array_release_unused(pcpu);
-		preempt_enable();
-		return false;
-	}
-	if (likely(a->count)) {
-		obj = a->objs[--a->count];
-		array_release(pcpu);
-		preempt_enable();
-		stat(cache, ARRAY_ALLOC);
-		*objp = obj;
+	if (likely(array_pop(cache, node, objp, &empty)))
 		return true;
-	}
-	array_release(pcpu);
-	preempt_enable();
+	if (!empty)
+		return false;
 	*objp = array_alloc_slowpath(cache, gfp, node, addr);
 	return true;
 }
@@ -171,7 +219,8 @@ static __always_inline bool array_accepts_node(struct slab *slab, void *obj,
 {
 	unsigned long flags = READ_ONCE(slab->__page_flags);
 
-	if (((flags >> NODES_PGSHIFT) & NODES_MASK) != node ||
+	/* Compared as ints: no sign extension of @node. */
+	if ((int)((flags >> NODES_PGSHIFT) & NODES_MASK) != node ||
 	    (flags & (1UL << PG_active)))
 		return false;
 	return !is_kfence_address(obj);
@@ -186,6 +235,7 @@ static __always_inline bool array_accepts(struct slab *slab, void *obj)
 static __always_inline bool array_free_fast(struct kmem_cache *cache,
 					    struct slab *slab, void *obj)
 {
+	struct kmem_cache_cpu __percpu *cpu_slab = cache->cpu_slab;
 	struct kmem_cache_cpu *pcpu;
 	struct slub_array *a;
 
@@ -193,26 +243,26 @@ static __always_inline bool array_free_fast(struct kmem_cache *cache,
 	if (unlikely(!a))
 		return false;
 	if (unlikely(!array_accepts(slab, obj))) {
-		array_release_unused(pcpu);
+		array_release_unused(cpu_slab);
 		preempt_enable();
 		return false;
 	}
 	/* The cheap half of the hardened free list's double free check. */
 	if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) && a->count &&
 	    unlikely(a->objs[a->count - 1] == obj)) {
-		array_release(pcpu);
+		array_release_this_cpu(cpu_slab);
 		preempt_enable();
 		array_double_free(cache, obj);
 		return true;
 	}
 	if (likely(a->count < a->size)) {
 		a->objs[a->count++] = obj;
-		array_release(pcpu);
+		array_release_this_cpu(cpu_slab);
 		preempt_enable();
 		stat(cache, ARRAY_FREE);
 		return true;
 	}
-	array_release(pcpu);
+	array_release_this_cpu(cpu_slab);
 	preempt_enable();
 	array_free_slowpath(cache, obj);
 	return true;

@@ -205,13 +205,14 @@ static void kta_flush_half(struct kunit *test)
 static void kta_nested_fallback(struct kunit *test)
 {
 	struct kta_ctx *ctx = test->priv;
+	struct kmem_cache_cpu *pcpu;
 	struct slub_array *a;
 	void *obj = NULL, *x;
 
 	x = kta_alloc(test);
-	preempt_disable();
-	a = array_take(ctx->pcpu);
+	a = array_take_this_cpu(ctx->cache, &pcpu);
 	KUNIT_EXPECT_NOT_NULL(test, a);
+	KUNIT_EXPECT_PTR_EQ(test, pcpu, ctx->pcpu);
 	KUNIT_EXPECT_FALSE(test, array_alloc_fast(ctx->cache, GFP_ATOMIC,
 						  NUMA_NO_NODE, 0, &obj));
 	KUNIT_EXPECT_NULL(test, obj);
@@ -219,9 +220,10 @@ static void kta_nested_fallback(struct kunit *test)
 	/* The slow path falls back too, and the object is good. */
 	obj = array_alloc_slowpath(ctx->cache, GFP_ATOMIC, NUMA_NO_NODE, 0);
 	KUNIT_EXPECT_NOT_NULL(test, obj);
-	if (a)
-		array_put(ctx->pcpu, a);
-	preempt_enable();
+	if (a) {
+		array_put(pcpu, a);
+		preempt_enable();
+	}
 	if (obj)
 		ctx->objs[ctx->nr++] = obj;
 }
