@@ -1431,8 +1431,9 @@ static __always_inline void *obj_post_alloc(struct kmem_cache *cache,
  * path if the array was @empty, else the freelist path, slow path
  * included; then the post-alloc hook.  Out of line, so that the
  * allocation fastpath makes no call after which it still needs its
- * arguments, and gcc saves no register on entry for them (three pushes
- * and three pops of every kmem_cache_alloc(), bench.config).
+ * arguments, and gcc saves no register on entry for them: r12 and r13
+ * are no longer pushed and popped by kmem_cache_alloc(); rbx still is,
+ * for the inlined freelist path's cmpxchg16b (bench.config, gcc 12).
  */
 static noinline void *slab_alloc_miss(struct kmem_cache *cache, gfp_t gfp,
 				      int node, unsigned long addr,
@@ -1730,8 +1731,9 @@ static __always_inline bool want_wipe(struct kmem_cache *cache, void *x)
  * The freelist path of one object, out of line for the array front end,
  * and the free of an object that init_on_free wipes: the free of one
  * object then makes no call after which it still needs its arguments,
- * so gcc keeps them in scratch registers and saves none on entry (three
- * pushes and three pops of every kmem_cache_free(), bench.config).
+ * so gcc keeps them in scratch registers: three pushes and three pops
+ * fewer in every kmem_cache_free(), bench.config (rbx is still saved,
+ * for the inlined freelist path's cmpxchg16b).
  */
 static noinline void cpu_free_one(struct kmem_cache *cache, struct slab *slab,
 				  void *x, unsigned long addr)
