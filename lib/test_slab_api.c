@@ -26,8 +26,8 @@
  *           whether they survive (harness/badinput.sh)
  *   names   caches of every kind destroyed and created again at once
  *           under one name, checking their /sys/kernel/slab entries
- *   numa    run under a memory policy (numa_mode=, numa_nodes=): the
- *           slabs of a new cache must follow it
+ *   numa    run under a memory policy or in a cpuset (numa_mode=,
+ *           numa_nodes=): the slabs of a new cache must follow it
  *   leak    leak objects that were freed and allocated again, for
  *           kmemleak to find: their addresses go to the kernel log, and
  *           they are freed when the module is removed
@@ -94,7 +94,7 @@ MODULE_PARM_DESC(case, "badinput: the misuse to commit");
 
 static char *numa_mode = "bind";
 module_param(numa_mode, charp, 0444);
-MODULE_PARM_DESC(numa_mode, "numa: the memory policy modprobe runs under, bind or interleave");
+MODULE_PARM_DESC(numa_mode, "numa: the memory policy modprobe runs under, bind or interleave (or a label: cpuset)");
 
 static char *numa_nodes = "0";
 module_param(numa_nodes, charp, 0444);

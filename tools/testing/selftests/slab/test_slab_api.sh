@@ -10,7 +10,10 @@
 # policy of the task allocating (bind, interleave; mpol_exec sets it);
 # and leak, where kmemleak must find objects leaked after they were
 # freed and allocated again (kernels with kmemleak on); then what root
-# may write to array_size, and reclaim emptying the arrays.
+# may write to array_size, and reclaim emptying the arrays; then a new
+# cache's slabs following the cpuset of the allocating task, and a
+# memory block going offline and online while the stress runs (kernels
+# with CONFIG_CPUSETS, CONFIG_MEMORY_HOTREMOVE and movablecore=).
 # POSIX sh; runs under busybox ash.
 #
 # Environment overrides:
@@ -23,6 +26,8 @@
 #   TSA_RESIZE   0 disables the loop that writes new array sizes to the
 #                stress caches' array_size during the stress (default 1;
 #                only where the file is writable and the cache has arrays)
+#   TSA_OFFLINE_SECONDS  how long a memory block may take to go offline
+#                before the write is interrupted (default 120)
 #   TSA_INJECT   failslab probability in percent for the stress threads
 #                in the middle third of the stress (default 0: none);
 #                needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS
@@ -39,9 +44,10 @@ HOLD=${TSA_HOLD:-1000}
 HOTPLUG=${TSA_HOTPLUG:-1}
 RESIZE=${TSA_RESIZE:-1}
 INJECT=${TSA_INJECT:-0}
+OFFLINE_SECONDS=${TSA_OFFLINE_SECONDS:-120}
 FAILSLAB=/sys/kernel/debug/failslab
 
-NTESTS=11
+NTESTS=13
 
 echo "TAP version 13"
 
@@ -436,6 +442,124 @@ elif load park; then
 	fi
 else
 	not_ok "reclaim empties the arrays: phase=park"
+fi
+
+# 12: slabs placed by the cpuset of the allocating task: modprobe runs in
+# a cgroup whose cpuset.mems is node 1, and every slab of a new cache
+# must come from node 1, as with a bind policy (phase=numa looks at the
+# node of every object).  The kernel takes cpuset.mems as the nodemask
+# of a task's page allocations while those nodes have free memory.
+CG=/sys/fs/cgroup
+CPUSET=$CG/$MOD
+CG_MOUNTED=
+
+# cpuset_setup: a cgroup v2 group $CPUSET with cpuset.mems 1; false if
+# the kernel has no cpuset controller.
+cpuset_setup() {
+	if ! grep -q "^[^ ]* $CG cgroup2 " /proc/mounts; then
+		mount -t cgroup2 none $CG 2>/dev/null || return 1
+		CG_MOUNTED=1
+	fi
+	grep -qw cpuset $CG/cgroup.controllers 2>/dev/null || return 1
+	echo +cpuset >$CG/cgroup.subtree_control || return 1
+	rmdir $CPUSET 2>/dev/null
+	mkdir $CPUSET && echo 1 >$CPUSET/cpuset.mems &&
+		[ "$(cat $CPUSET/cpuset.mems.effective)" = 1 ]
+}
+
+cpuset_cleanup() {
+	rmdir $CPUSET 2>/dev/null
+	[ -n "$CG_MOUNTED" ] && umount $CG
+}
+
+# in_cpuset CMD...: run CMD in $CPUSET ("0": the writing process).
+in_cpuset() {
+	(echo 0 >$CPUSET/cgroup.procs && exec "$@")
+}
+
+if [ ! -d /sys/kernel/slab ]; then
+	skip "$MOD cpuset: no /sys/kernel/slab (SLAB)"
+elif [ ! -d /sys/devices/system/node/node1 ]; then
+	skip "$MOD cpuset: one node"
+elif ! cpuset_setup; then
+	cpuset_cleanup
+	skip "$MOD cpuset: no cpuset controller (CONFIG_CPUSETS)"
+else
+	if LOADER=in_cpuset load numa numa_mode=cpuset numa_nodes=1; then
+		unload
+		ok "$MOD cpuset: slabs on the cpuset's node"
+	else
+		not_ok "$MOD cpuset: slabs on the cpuset's node"
+	fi
+	cpuset_cleanup
+fi
+
+# 13: a memory block goes offline while the stress allocates and frees,
+# and comes back online.  Going offline, the engine's memory notifier
+# shrinks every cache while the stress runs.  movablecore= on the
+# command line makes ZONE_MOVABLE blocks, whose pages can all migrate;
+# one that holds boot-time allocations (PG_reserved) refuses at once
+# with EBUSY, one with a hole (the last block below 4 GiB, whose end
+# the firmware keeps) with EINVAL, and the next is tried.  A write that takes longer than
+# TSA_OFFLINE_SECONDS is interrupted, which makes the kernel give up
+# (EINTR) and put the block back.
+
+# movable_blocks: the online memory blocks of ZONE_MOVABLE.
+movable_blocks() {
+	for d in /sys/devices/system/memory/memory[0-9]*; do
+		[ "$(cat "$d/state" 2>/dev/null)" = online ] || continue
+		grep -qw Movable "$d/valid_zones" 2>/dev/null || continue
+		echo "$d"
+	done
+}
+
+blocks=$(movable_blocks)
+if [ ! -d /sys/devices/system/memory ]; then
+	skip "memory offline: no memory blocks (CONFIG_MEMORY_HOTPLUG)"
+elif [ -z "$blocks" ]; then
+	skip "memory offline: no online ZONE_MOVABLE block (movablecore=)"
+else
+	tmpdir=$(mktemp -d 2>/dev/null || echo /tmp/$MOD.$$)
+	mkdir -p "$tmpdir"
+	(load stress seconds=20 ops=0 irq=1 >"$tmpdir/stress.log" 2>&1
+	 echo $? >"$tmpdir/stress.rc") &
+	st_pid=$!
+	sleep 3
+	done_block=
+	why=
+	for b in $blocks; do
+		start=$(date +%s)
+		timeout "$OFFLINE_SECONDS" sh -c "echo offline >$b/state" \
+			2>"$tmpdir/offline.err"
+		rc=$?
+		took=$(($(date +%s) - start))
+		err=$(tr '\n' ' ' <"$tmpdir/offline.err")
+		echo "# ${b##*/}: offline exit $rc after ${took}s ${err}"
+		if [ "$(cat "$b/state")" = offline ]; then
+			done_block=$b
+			break
+		fi
+		why="$why ${b##*/}: exit $rc after ${took}s;"
+	done
+	online=
+	if [ -n "$done_block" ] && echo online >"$done_block/state" &&
+	   [ "$(cat "$done_block/state")" = online ]; then
+		online=1
+	fi
+	wait $st_pid
+	cat "$tmpdir/stress.log"
+	stress_rc=$(cat "$tmpdir/stress.rc" 2>/dev/null || echo 1)
+	rm -rf "$tmpdir"
+	[ "$stress_rc" = 0 ] && unload
+	if [ -z "$done_block" ]; then
+		not_ok "memory offline: no block went offline:$why"
+	elif [ -z "$online" ]; then
+		not_ok "memory offline: ${done_block##*/} did not come back online"
+	elif [ "$stress_rc" != 0 ]; then
+		not_ok "memory offline: the stress failed meanwhile"
+	else
+		ok "memory offline: ${done_block##*/} offline and online under the stress"
+	fi
 fi
 
 echo "# $((NTESTS - failed)) of $NTESTS passed"
