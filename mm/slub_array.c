@@ -528,7 +528,7 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 	}
 	if (unlikely(pcpu->spare || s->size != a->size)) {
 		/* A resize gave this cpu new arrays meanwhile: @s is old. */
-		array_release(pcpu);
+		array_release_this_cpu(cache->cpu_slab);
 		preempt_enable();
 		slub_objects_return(cache, s->objs, s->count);
 		array_free(s);
@@ -540,7 +540,7 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 	} else {
 		pcpu->spare = s;
 	}
-	array_put(pcpu, a);
+	array_put(cache, a);
 	preempt_enable();
 	return obj ?: slub_alloc_freelist(cache, gfp, node, addr);
 }
@@ -572,7 +572,7 @@ static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp, int node,
 		if (s)
 			batch = array_refill_batch(pcpu, s->size);
 	}
-	array_put(pcpu, a);
+	array_put(cache, a);
 	preempt_enable();
 	array_free(drop);
 	if (obj)
@@ -657,7 +657,7 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 		if (a->count == a->size && !tried &&
 		    depot_wants_full(local_depot(cache))) {
 			/* Outside the array: kmalloc may come back here. */
-			array_put(pcpu, a);
+			array_put(cache, a);
 			preempt_enable();
 			fresh = array_new(READ_ONCE(cache->array_size),
 					  numa_mem_id(), ARRAY_NEW_ON_FREE);
@@ -668,7 +668,7 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 			array_flush_half(cache, a);
 		array_assert(cache, a);
 		a->objs[a->count++] = obj;
-		array_put(pcpu, a);
+		array_put(cache, a);
 		preempt_enable();
 		stat(cache, ARRAY_FREE);
 		break;
@@ -716,7 +716,7 @@ size_t array_alloc_bulk(struct kmem_cache *cache, size_t size, void **p)
 		memcpy(p + done, a->objs + a->count, n * sizeof(void *));
 		done += n;
 	}
-	array_put(pcpu, a);
+	array_put(cache, a);
 	preempt_enable();
 	array_free(drop);
 	return done;
@@ -770,7 +770,7 @@ size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p,
 		a->count += n;
 		done += n;
 	}
-	array_put(pcpu, a);
+	array_put(cache, a);
 	preempt_enable();
 	if (fresh && !depot_put_empty(local_depot(cache), fresh,
 				      READ_ONCE(cache->array_size)))
@@ -1051,7 +1051,7 @@ static long array_swap_local(void *arg)
 	array_swap(pcpu, sw, &a, &s);
 	array_empty(sw->cache, a);
 	array_empty(sw->cache, s);
-	array_release(pcpu);
+	array_release_this_cpu(sw->cache->cpu_slab);
 	preempt_enable();
 	array_free(a);
 	array_free(s);

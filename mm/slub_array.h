@@ -60,7 +60,8 @@ array_map_release(struct kmem_cache_cpu __percpu *cpu_slab)
  * Disable preemption and take this cpu's arrays of @cache; *@pcpup is the
  * cpu's state.  NULL, with preemption enabled again, when the cache has
  * no array here or an interrupted task holds it.  The holder gives them
- * back with array_put() or array_release(), then preempt_enable().
+ * back with array_put() or array_release_this_cpu(), then
+ * preempt_enable().
  */
 static __always_inline struct slub_array *
 array_take_this_cpu(struct kmem_cache *cache, struct kmem_cache_cpu **pcpup)
@@ -103,9 +104,9 @@ busy:
 
 /*
  * Let go of this cpu's arrays of the cache whose cache->cpu_slab is
- * @cpu_slab, the loaded one unchanged; mark them used.  The fastpaths'
- * form of array_release(): @cpu_slab is read before the barrier, so the
- * compiler need not load it again after it.
+ * @cpu_slab, the loaded one unchanged; mark them used.  @cpu_slab is
+ * read before the barrier, so that the compiler need not load it again
+ * after it.
  */
 static __always_inline void
 array_release_this_cpu(struct kmem_cache_cpu __percpu *cpu_slab)
@@ -125,22 +126,18 @@ array_release_unused(struct kmem_cache_cpu __percpu *cpu_slab)
 	__this_cpu_write(cpu_slab->array_held, false);
 }
 
-/* Let go of the arrays of @pcpu, this cpu's, and mark them used. */
-static __always_inline void array_release(struct kmem_cache_cpu *pcpu)
-{
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	lock_map_release(&pcpu->array_map);
-#endif /* CONFIG_DEBUG_LOCK_ALLOC */
-	barrier();
-	WRITE_ONCE(pcpu->array_state, ARRAY_STATE_TOUCHED);
-}
-
-/* Install @a as the loaded array and let go of the cpu's arrays. */
-static __always_inline void array_put(struct kmem_cache_cpu *pcpu,
+/*
+ * Install @a as this cpu's loaded array of @cache and let go of the
+ * arrays, marked used.  A single store: another cpu's
+ * array_cpu_objects() may read the pointer meanwhile.
+ */
+static __always_inline void array_put(struct kmem_cache *cache,
 				      struct slub_array *a)
 {
-	WRITE_ONCE(pcpu->array, a);
-	array_release(pcpu);
+	struct kmem_cache_cpu __percpu *cpu_slab = cache->cpu_slab;
+
+	__this_cpu_write(cpu_slab->array, a);
+	array_release_this_cpu(cpu_slab);
 }
 
 void *array_alloc_slowpath(struct kmem_cache *cache, gfp_t gfp, int node,

@@ -221,7 +221,7 @@ static void kta_nested_fallback(struct kunit *test)
 	obj = array_alloc_slowpath(ctx->cache, GFP_ATOMIC, NUMA_NO_NODE, 0);
 	KUNIT_EXPECT_NOT_NULL(test, obj);
 	if (a) {
-		array_put(pcpu, a);
+		array_put(ctx->cache, a);
 		preempt_enable();
 	}
 	if (obj)
