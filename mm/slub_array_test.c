@@ -579,6 +579,191 @@ static void kta_shrinker(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kta_spare(ctx), 0U);
 }
 
+/*
+ * A refill of a cpu that was idle takes ARRAY_BATCH_MIN objects and each
+ * next one twice the last, up to half an array; the reaper, from its own
+ * cpu, starts a cpu it finds idle over (pcpu->array_batch).
+ */
+static void kta_refill_batch(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	const unsigned int size = 8 * ARRAY_BATCH_MIN;
+	unsigned int batch, want;
+
+	KUNIT_ASSERT_EQ(test, array_cache_resize(ctx->cache, size), 0);
+	kta_reap_lock();
+	/* The first reap may find the cpu used; the second resets it. */
+	array_reap_cache(ctx->cache);
+	array_reap_cache(ctx->cache);
+	for (batch = ARRAY_BATCH_MIN; batch <= size; batch *= 2) {
+		/* Both arrays empty, and the depot: this one refills. */
+		kta_alloc(test);
+		want = min(batch, size / 2);
+		KUNIT_EXPECT_EQ_MSG(test, kta_loaded(ctx), want - 1,
+				    "refill %u of an idle cpu", batch / ARRAY_BATCH_MIN);
+		while (kta_loaded(ctx))
+			kta_alloc(test);
+	}
+	array_reap_cache(ctx->cache);
+	array_reap_cache(ctx->cache);
+	kta_alloc(test);
+	KUNIT_EXPECT_EQ_MSG(test, kta_loaded(ctx), ARRAY_BATCH_MIN - 1,
+			    "the reaper did not start an idle cpu's batch over");
+	kta_reap_unlock();
+}
+
+struct kta_kmalloc_seen {
+	struct task_struct *task;
+	size_t bytes;
+	unsigned int allocs;
+	gfp_t gfp;
+};
+
+static void kta_kmalloc_probe(void *data, unsigned long call_site,
+			      const void *ptr, size_t bytes_req,
+			      size_t bytes_alloc, gfp_t gfp, int node)
+{
+	struct kta_kmalloc_seen *seen = data;
+
+	if (current != seen->task || bytes_req != seen->bytes)
+		return;
+	seen->allocs++;
+	seen->gfp |= gfp;
+}
+
+/*
+ * A free that needs an empty array for the depot makes one without
+ * reclaim, kswapd or the reserves: kswapd's shrinkers free objects, and
+ * kfree() must not spend memory it cannot do without.  The kmalloc
+ * tracepoint shows the flags of the array's allocation.
+ */
+static void kta_free_gfp(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	struct kta_kmalloc_seen seen = {
+		.task = current,
+		.bytes = struct_size_t(struct slub_array, objs, KTA_SIZE),
+	};
+	const gfp_t reclaim = __GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM;
+	unsigned int i;
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		kunit_skip(test, "no CONFIG_TRACEPOINTS: cannot see kmalloc's flags");
+	for (i = 0; i < 2 * KTA_SIZE + 1; i++)
+		kta_alloc(test);
+	array_drain_local(ctx->cache);
+	array_depot_drain(ctx->cache);
+	/* Both arrays full, the depot empty: the next free makes an array. */
+	for (i = 0; i < 2 * KTA_SIZE; i++)
+		kta_free(test);
+	ret = register_trace_kmalloc(kta_kmalloc_probe, &seen);
+	if (!ret) {
+		kta_free(test);
+		unregister_trace_kmalloc(kta_kmalloc_probe, &seen);
+		tracepoint_synchronize_unregister();
+	}
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, 1U);
+	KUNIT_ASSERT_GT_MSG(test, seen.allocs, 0U, "the free made no array");
+	KUNIT_EXPECT_EQ_MSG(test, seen.gfp & reclaim, 0U,
+			    "kfree() may reclaim or wake kswapd for an array");
+	KUNIT_EXPECT_TRUE_MSG(test, seen.gfp & __GFP_NOMEMALLOC,
+			      "kfree() may take an array from the reserves");
+}
+
+/*
+ * array_free_bulk() refuses a batch picked for another node than this
+ * cpu's: a task that moved meanwhile would fill the array with remote
+ * objects.
+ */
+static void kta_bulk_wrong_node(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	int node = numa_mem_id();
+	void *p[KTA_SIZE / 2];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p); i++)
+		p[i] = kta_alloc(test);
+	ctx->nr -= ARRAY_SIZE(p);
+	array_drain_local(ctx->cache);
+	KUNIT_EXPECT_EQ(test, array_free_bulk(ctx->cache, ARRAY_SIZE(p), p,
+					      node + 1), (size_t)0);
+	KUNIT_EXPECT_EQ_MSG(test, kta_loaded(ctx), 0U,
+			    "objects picked for node %d went into node %d's array",
+			    node + 1, node);
+	slub_objects_return(ctx->cache, p, ARRAY_SIZE(p));
+}
+
+/*
+ * kmem_cache_free_bulk() puts only the objects of this cpu's node into
+ * its arrays and sends the other node's to their slabs, whichever page
+ * the object before was on.
+ */
+static void kta_bulk_node_mixed(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	int node = numa_mem_id(), other;
+	unsigned int i, local = 0, remote = 0;
+	void *p[KTA_SIZE];
+	struct slub_array *a;
+
+	other = next_node_in(node, node_states[N_NORMAL_MEMORY]);
+	if (other == node || other == MAX_NUMNODES)
+		kunit_skip(test, "one memory node: no other node's objects");
+	if (!static_branch_unlikely(&slub_arrays))
+		kunit_skip(test, "the array front end is off: bulk frees never look");
+	/* Every other object from the other node. */
+	for (i = 0; i < KTA_SIZE; i++) {
+		p[i] = kmem_cache_alloc_node(ctx->cache, GFP_KERNEL | __GFP_THISNODE,
+					     i & 1 ? other : node);
+		KUNIT_ASSERT_NOT_NULL(test, p[i]);
+		if (is_kfence_address(p[i]))
+			continue;
+		if (slab_nid(virt_to_slab(p[i])) == node)
+			local++;
+		else
+			remote++;
+	}
+	KUNIT_ASSERT_GT(test, remote, 0U);
+	array_drain_local(ctx->cache);
+	kmem_cache_free_bulk(ctx->cache, KTA_SIZE, p);
+	KUNIT_EXPECT_EQ_MSG(test, kta_loaded(ctx), local,
+			    "%u local and %u remote objects freed in bulk",
+			    local, remote);
+	a = ctx->pcpu->array;
+	for (i = 0; a && i < a->count; i++)
+		KUNIT_EXPECT_EQ(test, slab_nid(virt_to_slab(a->objs[i])), node);
+}
+
+/*
+ * A set-up that fails halfway frees the arrays it installed
+ * (array_cache_free_arrays()), into which frees may already have put
+ * objects: the objects go back to their slabs, none is lost.
+ */
+static void kta_attach_failure(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	unsigned int i, cpu;
+
+	for (i = 0; i < 2 * KTA_SIZE; i++)
+		kta_alloc(test);
+	array_drain_local(ctx->cache);
+	array_depot_drain(ctx->cache);
+	for (i = 0; i < 2 * KTA_SIZE; i++)
+		kta_free(test);
+	KUNIT_ASSERT_EQ(test, kta_loaded(ctx) + kta_spare(ctx), 2U * KTA_SIZE);
+	/* What array_cache_attach() does when an array_new() fails. */
+	array_cache_free_arrays(ctx->cache);
+	ctx->cache->array_size = 0;
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_NULL(test, per_cpu_ptr(ctx->cache->cpu_slab, cpu)->array);
+	kmem_cache_shrink(ctx->cache);
+	KUNIT_EXPECT_TRUE_MSG(test, __kmem_cache_empty(ctx->cache),
+			      "objects in the arrays of a failed set-up were lost");
+}
+
 static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_refill_half),
 	KUNIT_CASE(kta_spare_swap),
@@ -594,6 +779,11 @@ static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_alloc_node_local),
 	KUNIT_CASE(kta_resize),
 	KUNIT_CASE(kta_shrinker),
+	KUNIT_CASE(kta_refill_batch),
+	KUNIT_CASE(kta_free_gfp),
+	KUNIT_CASE(kta_bulk_wrong_node),
+	KUNIT_CASE(kta_bulk_node_mixed),
+	KUNIT_CASE(kta_attach_failure),
 	{}
 };
 
