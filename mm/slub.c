@@ -37,7 +37,8 @@
  *   struct kmem_cache_node: per-NUMA-node list of partial slabs.
  * array
  *   (array front end, mm/slub_array.c) a stack of free objects: each cpu
- *   has a loaded array (pcpu->array) and a spare.
+ *   has a loaded array (pcpu->array) and a spare, made on its first use
+ *   of the cache.
  * depot
  *   Per node, kn->depot: lists of full and empty arrays, at most
  *   DEPOT_MAX of each.
@@ -176,7 +177,8 @@
  *   nr_slabs(kn) == slabs of the node, total_objects(kn) == their slots
  *                   (CONFIG_SLUB_DEBUG only)
  *   0 <= array->count <= array->size == cache->array_size
- *                   (but during a resize, THEORY 6)
+ *                   (but during a resize, and 0 == size for the two
+ *                   placeholders, THEORY 6)
  *   kn->depot.nr_full == |full| <= DEPOT_MAX, likewise nr_empty
  *   every array object is allocated in its slab: counted in inuse, and
  *                   on no freelist
@@ -202,11 +204,24 @@
  * the slabs of THEORY 3, which serve as their source and sink::
  *
  *   array state   where                 objects
+ *   unmade        pcpu->array           none: &array_unmade, spare NULL
+ *   making        pcpu->array           none: &array_making, spare NULL
  *   loaded        pcpu->array           0..size, popped and pushed
  *   spare         pcpu->spare           0..size, swapped with loaded
  *   refilling     the refiller's hands  0, pcpu->spare NULL meanwhile
  *   depot full    kn->depot.full        size
  *   depot empty   kn->depot.empty       0
+ *
+ * A cpu makes its two arrays on its first use of the cache: until then
+ * its loaded array is the placeholder array_unmade, whose size is 0, so
+ * that both fastpaths find it empty and full and take the slow paths
+ * unchanged.  The first slow path (an allocation, a free or a bulk free)
+ * installs array_making, lets go of the arrays and makes the two with
+ * flags that place nothing and take no reserves; meanwhile that cpu
+ * takes the freelist path for the cache, which also ends the recursion
+ * when the arrays come from the cache itself.  Without memory the cpu
+ * goes back to array_unmade and tries on a later slow path.  A cache a
+ * cpu never uses costs it no array.
  *
  * Objects in arrays count as in use in their slabs (they are off every
  * freelist), as those on pcpu->freelist do, so /proc/slabinfo and the
@@ -226,15 +241,19 @@
  * free that needs a new empty array asks kmalloc with no reclaim, no
  * kswapd and no reserves, and flushes half an array without one.
  *
- * Per cache at most cpus * 2 * array_size + nodes * DEPOT_MAX * array_size
- * objects sit in arrays.  Every use of a cpu's arrays, fastpaths
- * included, marks it touched; each reap (every 2 s) clears the marks and
- * empties the arrays of each cpu that was not touched since the last,
- * and on its own each node's depot that no array moved through.  So an
- * idle cpu or node gives its objects back within two reap intervals,
- * whatever the others do.  Shrinking, memory offline, cpu hot-unplug and
- * cache destroy empty them at once.  The flush of per-cpu state runs as
- * a work item on each cpu, in task context.
+ * Per cache at most
+ *
+ *   cpus * 2 * array_size + nodes * DEPOT_MAX * array_size
+ *
+ * objects sit in arrays, and only the cpus that used the cache have
+ * any.  Every use of a cpu's arrays, fastpaths included, marks
+ * it touched; each reap (every 2 s) clears the marks and empties the
+ * arrays of each cpu that was not touched since the last, and on its own
+ * each node's depot that no array moved through.  So an idle cpu or node
+ * gives its objects back within two reap intervals, whatever the others
+ * do.  Shrinking, memory offline, cpu hot-unplug and cache destroy empty
+ * them at once.  The flush of per-cpu state runs as a work item on each
+ * cpu, in task context.
  *
  * Other cpus look at a cpu's arrays without holding them (the flush asks
  * array_cpu_has_objects() which cpus to visit, sysfs array_objects
@@ -243,12 +262,13 @@
  *
  * A resize (array_size written) holds slab_mutex and cpus_read_lock(),
  * makes every cpu's two new arrays first, sets cache->array_size and
- * cache->array_resizing, gives each online cpu its new arrays from a
- * worker bound to it (the old ones' objects go back to the slabs), then
- * empties the depots and clears array_resizing.  Meanwhile cpus not yet
- * served keep their old arrays, but a depot takes and gives only arrays
- * of cache->array_size; a refill that comes back with an old spare to a
- * cpu that has new arrays gives its objects back and frees it.
+ * cache->array_resizing, gives each online cpu that has arrays (or is
+ * making them) its new arrays from a worker bound to it (the old ones'
+ * objects go back to the slabs), then empties the depots and clears
+ * array_resizing.  Meanwhile cpus not yet served keep their old arrays,
+ * but a depot takes and gives only arrays of cache->array_size; a refill
+ * that comes back with an old spare to a cpu that has new arrays gives
+ * its objects back and frees it.
  *
  * Under reclaim a shrinker empties every cache's depots and cpu arrays,
  * as kmem_cache_shrink() does, with trylocks of cpus_read_lock() and

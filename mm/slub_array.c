@@ -214,12 +214,33 @@ static struct slub_array *array_new(unsigned int size, int node, gfp_t gfp)
 }
 
 /*
+ * The loaded array of a cpu that has not used the cache yet, and of one
+ * whose first use is making its arrays (array_make()).  Their size is 0,
+ * so that both fastpaths find them empty and full at once and take the
+ * slow paths; those tell the two apart.  Neither is ever freed or put in
+ * a depot.
+ */
+static struct slub_array array_unmade = {
+	.list = LIST_HEAD_INIT(array_unmade.list),
+};
+
+static struct slub_array array_making = {
+	.list = LIST_HEAD_INIT(array_making.list),
+};
+
+/* Is @a a made array, not a placeholder? */
+static inline bool array_made(const struct slub_array *a)
+{
+	return a->size != 0;
+}
+
+/*
  * Free an array that a cpu held: array_cpu_has_objects() on another cpu
  * may still be reading it, under rcu_read_lock().
  */
 static void array_free(struct slub_array *a)
 {
-	if (a)
+	if (a && array_made(a))
 		kfree_rcu(a, rcu);
 }
 
@@ -497,6 +518,83 @@ static inline gfp_t array_refill_gfp(gfp_t gfp)
 }
 
 /*
+ * The flags for making a cpu's arrays on behalf of a request with @gfp:
+ * its reclaim behaviour, nothing that places or accounts the memory
+ * (__GFP_DMA, __GFP_ACCOUNT and the like belong to the object, not to
+ * the array), no reserves and no __GFP_NOFAIL.
+ */
+static inline gfp_t array_make_gfp(gfp_t gfp)
+{
+	return (gfp & (__GFP_RECLAIM | __GFP_IO | __GFP_FS)) |
+		__GFP_NOMEMALLOC | __GFP_NOWARN;
+}
+
+/*
+ * Make this cpu's two arrays of @cache, which its first use replaced by
+ * array_making (array_first_use()).  Meanwhile the cpu takes the
+ * freelist path for the cache, including the allocation of the arrays
+ * when they come from the cache itself; a resize may give the cpu its
+ * arrays first, and then ours go.  True if the cpu has arrays after.
+ */
+static bool array_make(struct kmem_cache *cache, gfp_t gfp)
+{
+	unsigned int size = READ_ONCE(cache->array_size);
+	struct slub_array *a, *s = NULL, *cur;
+	struct kmem_cache_cpu *pcpu;
+	int node = numa_mem_id();
+
+	a = array_new(size, node, gfp);
+	if (a)
+		s = array_new(size, node, gfp);
+	cur = array_take_this_cpu(cache, &pcpu);
+	/* Only the task or interrupt that made the placeholder got here. */
+	if (WARN_ON_ONCE(!cur))
+		goto out;
+	if (cur != &array_making) {
+		array_release_unused(cache->cpu_slab);
+		preempt_enable();
+		goto out;
+	}
+	if (!s || a->size != READ_ONCE(cache->array_size)) {
+		/* No memory, or a resize in between: try again next time. */
+		array_put(cache, &array_unmade);
+		preempt_enable();
+		goto out;
+	}
+	WRITE_ONCE(pcpu->spare, s);
+	array_put(cache, a);
+	preempt_enable();
+	return true;
+out:
+	/* Never installed: nobody else can have seen them. */
+	kfree(a);
+	kfree(s);
+	return cur && cur != &array_making;
+}
+
+/*
+ * The loaded array @a of this cpu, which the caller holds, is a
+ * placeholder.  array_unmade: the cpu's first use, which makes the
+ * arrays with @gfp if @make (a caller that made them once and finds a
+ * placeholder again does not loop).  array_making: another task or the
+ * interrupted one is making them.  Returns with the arrays let go of
+ * and preemption on; true if the caller may take them again and find
+ * them made.
+ */
+static bool array_first_use(struct kmem_cache *cache, struct slub_array *a,
+			    gfp_t gfp, bool make)
+{
+	if (!make || a != &array_unmade) {
+		array_release_unused(cache->cpu_slab);
+		preempt_enable();
+		return false;
+	}
+	array_put(cache, &array_making);
+	preempt_enable();
+	return array_make(cache, gfp);
+}
+
+/*
  * Fill the spare array @s, which the caller took out of its cpu, with
  * @batch objects from the slabs, and load it.  The task stays on its
  * cpu meanwhile, so that @s goes back where it came from; the slab
@@ -552,11 +650,20 @@ static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp, int node,
 	struct slub_array *a, *s = NULL, *drop = NULL;
 	struct kmem_cache_cpu *pcpu;
 	unsigned int batch = 0;
+	bool first = false;
 	void *obj = NULL;
 
+again:
 	a = array_take_this_cpu(cache, &pcpu);
 	if (!a) {
 		stat(cache, ARRAY_BUSY);
+		return slub_alloc_freelist(cache, gfp, node, addr);
+	}
+	if (unlikely(!array_made(a))) {
+		if (array_first_use(cache, a, array_make_gfp(gfp), !first)) {
+			first = true;
+			goto again;
+		}
 		return slub_alloc_freelist(cache, gfp, node, addr);
 	}
 	if (!a->count)
@@ -642,13 +749,21 @@ static struct slub_array *array_unload(struct kmem_cache *cache,
 void array_free_slowpath(struct kmem_cache *cache, void *obj)
 {
 	struct slub_array *a, *fresh = NULL;
+	bool tried = false, first = false;
 	struct kmem_cache_cpu *pcpu;
-	bool tried = false;
 
 	for (;;) {
 		a = array_take_this_cpu(cache, &pcpu);
 		if (!a) {
 			stat(cache, ARRAY_BUSY);
+			slub_free_freelist(cache, obj);
+			break;
+		}
+		if (unlikely(!array_made(a))) {
+			if (array_first_use(cache, a, ARRAY_NEW_ON_FREE, !first)) {
+				first = true;
+				continue;
+			}
 			slub_free_freelist(cache, obj);
 			break;
 		}
@@ -705,6 +820,12 @@ size_t array_alloc_bulk(struct kmem_cache *cache, size_t size, void **p)
 	a = array_take_this_cpu(cache, &pcpu);
 	if (!a)
 		return 0;
+	if (unlikely(!array_made(a))) {
+		/* A bulk allocation never refills: nothing to make arrays for. */
+		array_release_unused(cache->cpu_slab);
+		preempt_enable();
+		return 0;
+	}
 	while (done < size) {
 		/* One array to free at most: stop reloading after that. */
 		if (!a->count && !drop)
@@ -743,13 +864,22 @@ size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p,
 	struct slub_array *a, *fresh = NULL;
 	struct kmem_cache_cpu *pcpu;
 	size_t done = 0, n;
+	bool first = false;
 
+again:
 	a = array_take_this_cpu(cache, &pcpu);
 	if (!a)
 		return 0;
 	if (unlikely(node != numa_mem_id())) {
 		array_release_unused(cache->cpu_slab);
 		preempt_enable();
+		return 0;
+	}
+	if (unlikely(!array_made(a))) {
+		if (array_first_use(cache, a, ARRAY_NEW_ON_FREE, !first)) {
+			first = true;
+			goto again;
+		}
 		return 0;
 	}
 	while (done < size) {
@@ -906,10 +1036,8 @@ void array_depot_drain(struct kmem_cache *cache)
 /* ---- Cache set-up ---- */
 
 /*
- * Take the arrays off every cpu and free them.  They are empty after a
- * drain; a set-up that failed halfway may have had objects freed into
- * the arrays it had installed already (an array of a kmalloc cache
- * comes from that cache), and those go back to their slabs.
+ * Take the arrays off every cpu and free them; whatever objects they
+ * still hold go back to their slabs.
  */
 static void array_cache_free_arrays(struct kmem_cache *cache)
 {
@@ -930,53 +1058,38 @@ static void array_cache_free_arrays(struct kmem_cache *cache)
 	}
 }
 
-/* Give @cache arrays of @size objects on every cpu; -ENOMEM if not. */
-static int array_cache_attach(struct kmem_cache *cache, unsigned int size)
+/*
+ * Give @cache arrays of @size objects: every cpu's are made on its first
+ * use of the cache (array_make()), so that a cache a cpu never uses
+ * costs it no memory.  Until then each cpu has array_unmade.
+ */
+static void array_cache_attach(struct kmem_cache *cache, unsigned int size)
 {
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	static struct lock_class_key array_key;
 #endif /* CONFIG_DEBUG_LOCK_ALLOC */
-	struct slub_array *a, *s;
 	struct kmem_cache_cpu *pcpu;
 	int cpu;
 
-	/*
-	 * Set before the first array is installed: an array of a kmalloc
-	 * cache may come from the cache itself, whose frees then fill the
-	 * arrays of the cpus done so far (THEORY 5: sizes agree).
-	 */
 	cache->array_size = size;
 	for_each_possible_cpu(cpu) {
 		pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 		lockdep_init_map(&pcpu->array_map, "slub_array", &array_key, 0);
 #endif /* CONFIG_DEBUG_LOCK_ALLOC */
-		a = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
-		s = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
-		WRITE_ONCE(pcpu->spare, s);
-		WRITE_ONCE(pcpu->array, a);
-		if (!a || !s) {
-			array_cache_free_arrays(cache);
-			cache->array_size = 0;
-			return -ENOMEM;
-		}
+		WRITE_ONCE(pcpu->spare, NULL);
+		WRITE_ONCE(pcpu->array, &array_unmade);
 	}
 	/* Objects are cached once: in arrays, not also on cpu partials. */
 	slub_cache_set_cpu_partial(cache, 0);
-	return 0;
 }
 
-/*
- * Give @cache its arrays if the boot parameters ask for them.  A cache
- * without memory for them keeps the freelist front end.
- */
+/* Give @cache its arrays if the boot parameters ask for them. */
 static void array_cache_setup(struct kmem_cache *cache)
 {
 	if (slub_debug_cache(cache) || !frontend_wants_array(cache->name))
 		return;
-	if (array_cache_attach(cache, array_size_for(cache)))
-		pr_warn("SLUB %s: no memory for cpu arrays, keeping the freelist front end\n",
-			cache->name);
+	array_cache_attach(cache, array_size_for(cache));
 }
 
 /**
@@ -1028,6 +1141,9 @@ static void array_swap(struct kmem_cache_cpu *pcpu, struct array_swap *sw,
 {
 	*old_a = pcpu->array;
 	*old_s = pcpu->spare;
+	/* A cpu that never used the cache makes its arrays on first use. */
+	if (*old_a == &array_unmade)
+		return;
 	WRITE_ONCE(pcpu->spare, sw->spare);
 	WRITE_ONCE(pcpu->array, sw->array);
 	sw->array = NULL;
@@ -1091,10 +1207,12 @@ static int array_swap_prepare(struct kmem_cache *cache, struct array_swap *sw,
  * @cache: the cache
  * @size: objects per array, ARRAY_SIZE_MIN to ARRAY_SIZE_MAX
  *
- * Every cpu gets two new arrays, the objects of its old ones going back
- * to the slabs, and then the depots are emptied.  Meanwhile the cpus
- * that still have arrays of the old size keep using them, but no depot
- * takes or gives an array of another size than the cache's (THEORY 6).
+ * Every cpu that has arrays gets two new ones, the objects of its old
+ * ones going back to the slabs, and then the depots are emptied; a cpu
+ * that never used the cache makes arrays of the new size on first use.
+ * Meanwhile the cpus that still have arrays of the old size keep using
+ * them, but no depot takes or gives an array of another size than the
+ * cache's (THEORY 6).
  * All the new arrays are made before the first is installed, so that a
  * resize without memory changes nothing.  Serialised with the reaper,
  * cache destroy and hotplug by slab_mutex and cpus_read_lock().

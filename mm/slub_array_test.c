@@ -48,8 +48,7 @@ static int kta_init(struct kunit *test)
 	cpu = raw_smp_processor_id();
 	/* Replace the boot-time arrays, if any, by small ones. */
 	array_cache_release(ctx->cache);
-	if (array_cache_attach(ctx->cache, KTA_SIZE))
-		return -ENOMEM;
+	array_cache_attach(ctx->cache, KTA_SIZE);
 	ctx->pcpu = per_cpu_ptr(ctx->cache->cpu_slab, cpu);
 	ctx->depot = local_depot(ctx->cache);
 	return ctx->depot ? 0 : -EINVAL;
@@ -460,6 +459,7 @@ static void kta_dropped_array_rcu(struct kunit *test)
 
 	if (!IS_ENABLED(CONFIG_KASAN))
 		kunit_skip(test, "KASAN is off: nothing sees a read of a freed array");
+	kta_alloc(test);	/* the cpu's arrays are made */
 	kta_reap_lock();
 	/* The depot: DEPOT_MAX empty arrays and a full one. */
 	ready = kta_depot_add_full(ctx, get_node(ctx->cache, numa_mem_id()));
@@ -738,11 +738,11 @@ static void kta_bulk_node_mixed(struct kunit *test)
 }
 
 /*
- * A set-up that fails halfway frees the arrays it installed
- * (array_cache_free_arrays()), into which frees may already have put
- * objects: the objects go back to their slabs, none is lost.
+ * Taking a cache's arrays away (array_cache_free_arrays(), as a destroy
+ * does after its drain) gives back the objects they still hold: none is
+ * lost, and every cpu is left without arrays.
  */
-static void kta_attach_failure(struct kunit *test)
+static void kta_free_arrays(struct kunit *test)
 {
 	struct kta_ctx *ctx = test->priv;
 	unsigned int i, cpu;
@@ -754,14 +754,78 @@ static void kta_attach_failure(struct kunit *test)
 	for (i = 0; i < 2 * KTA_SIZE; i++)
 		kta_free(test);
 	KUNIT_ASSERT_EQ(test, kta_loaded(ctx) + kta_spare(ctx), 2U * KTA_SIZE);
-	/* What array_cache_attach() does when an array_new() fails. */
 	array_cache_free_arrays(ctx->cache);
 	ctx->cache->array_size = 0;
 	for_each_possible_cpu(cpu)
 		KUNIT_EXPECT_NULL(test, per_cpu_ptr(ctx->cache->cpu_slab, cpu)->array);
 	kmem_cache_shrink(ctx->cache);
 	KUNIT_EXPECT_TRUE_MSG(test, __kmem_cache_empty(ctx->cache),
-			      "objects in the arrays of a failed set-up were lost");
+			      "objects in the arrays were lost with them");
+}
+
+/*
+ * A cpu's arrays are made on its first use of the cache: until then its
+ * loaded array is array_unmade, which both fastpaths pass to the slow
+ * paths, and while another call makes them (array_making) the cpu takes
+ * the freelist path.  A first free makes them as a first allocation does.
+ */
+static void kta_first_use(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	struct kmem_cache_cpu *pcpu;
+	struct slub_array *a;
+	void *obj = NULL;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, per_cpu_ptr(ctx->cache->cpu_slab, cpu)->array,
+					&array_unmade, "cpu %u has arrays it never used", cpu);
+	KUNIT_EXPECT_NULL(test, ctx->pcpu->spare);
+
+	a = array_take_this_cpu(ctx->cache, &pcpu);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	if (a != &array_unmade) {
+		array_release_unused(ctx->cache->cpu_slab);
+		preempt_enable();
+		KUNIT_FAIL(test, "the test cpu's arrays were made before any use");
+		return;
+	}
+	array_put(ctx->cache, &array_making);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(test, array_alloc_fast(ctx->cache, GFP_KERNEL,
+						 NUMA_NO_NODE, 0, &obj));
+	KUNIT_EXPECT_NOT_NULL(test, obj);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, ctx->pcpu->array, &array_making,
+				"arrays made while another call was making them");
+	if (obj)
+		KUNIT_EXPECT_TRUE(test, array_free_fast(ctx->cache, virt_to_slab(obj), obj));
+	KUNIT_EXPECT_PTR_EQ(test, ctx->pcpu->array, &array_making);
+	a = array_take_this_cpu(ctx->cache, &pcpu);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	if (a == &array_making)
+		array_put(ctx->cache, &array_unmade);
+	else
+		array_release_unused(ctx->cache->cpu_slab);
+	preempt_enable();
+	KUNIT_ASSERT_PTR_EQ(test, a, &array_making);
+
+	/* The first allocation makes both arrays and refills one. */
+	kta_alloc(test);
+	KUNIT_ASSERT_TRUE(test, array_made(ctx->pcpu->array));
+	KUNIT_EXPECT_EQ(test, ctx->pcpu->array->size, (unsigned int)KTA_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->pcpu->spare);
+	KUNIT_EXPECT_EQ(test, ctx->pcpu->spare->size, (unsigned int)KTA_SIZE);
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), KTA_SIZE / 2 - 1);
+
+	/* Again with a free first. */
+	array_drain_local(ctx->cache);
+	array_cache_release(ctx->cache);
+	array_cache_attach(ctx->cache, KTA_SIZE);
+	KUNIT_EXPECT_PTR_EQ(test, ctx->pcpu->array, &array_unmade);
+	kta_free(test);
+	KUNIT_ASSERT_TRUE(test, array_made(ctx->pcpu->array));
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 1U);
+	KUNIT_EXPECT_NOT_NULL(test, ctx->pcpu->spare);
 }
 
 static struct kunit_case kta_cases[] = {
@@ -783,7 +847,8 @@ static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_free_gfp),
 	KUNIT_CASE(kta_bulk_wrong_node),
 	KUNIT_CASE(kta_bulk_node_mixed),
-	KUNIT_CASE(kta_attach_failure),
+	KUNIT_CASE(kta_free_arrays),
+	KUNIT_CASE(kta_first_use),
 	{}
 };
 
