@@ -108,6 +108,25 @@ static unsigned int kta_spare(struct kta_ctx *ctx)
 	return ctx->pcpu->spare ? ctx->pcpu->spare->count : ~0U;
 }
 
+/*
+ * Take @n objects, empty the cpu's arrays and the depot, then give
+ * @back of them to the arrays through the free fastpath: the arrays
+ * hold exactly those.
+ */
+static void kta_fill_fresh(struct kunit *test, unsigned int n,
+			   unsigned int back)
+{
+	struct kta_ctx *ctx = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		kta_alloc(test);
+	array_drain_local(ctx->cache);
+	array_depot_drain(ctx->cache);
+	for (i = 0; i < back; i++)
+		kta_free(test);
+}
+
 /* An empty cpu refills half an array from the slabs and pops one. */
 static void kta_refill_half(struct kunit *test)
 {
@@ -154,14 +173,9 @@ static void kta_depot_put_get(struct kunit *test)
 	struct kta_ctx *ctx = test->priv;
 	unsigned int i, held;
 
-	for (i = 0; i < 3 * KTA_SIZE; i++)
-		kta_alloc(test);
-	array_drain_local(ctx->cache);
-	array_depot_drain(ctx->cache);
-	held = ctx->nr;
 	/* 2 * KTA_SIZE fill both arrays, one more overflows. */
-	for (i = 0; i < 2 * KTA_SIZE; i++)
-		kta_free(test);
+	kta_fill_fresh(test, 3 * KTA_SIZE, 2 * KTA_SIZE);
+	held = ctx->nr + 2 * KTA_SIZE;
 	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), (unsigned int)KTA_SIZE);
 	KUNIT_EXPECT_EQ(test, kta_spare(ctx), (unsigned int)KTA_SIZE);
 	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, 0U);
@@ -183,14 +197,9 @@ static void kta_depot_put_get(struct kunit *test)
 static void kta_flush_half(struct kunit *test)
 {
 	struct kta_ctx *ctx = test->priv;
-	unsigned int i, need = (DEPOT_MAX + 2) * KTA_SIZE + 1;
+	unsigned int need = (DEPOT_MAX + 2) * KTA_SIZE + 1;
 
-	for (i = 0; i < need; i++)
-		kta_alloc(test);
-	array_drain_local(ctx->cache);
-	array_depot_drain(ctx->cache);
-	for (i = 0; i < need; i++)
-		kta_free(test);
+	kta_fill_fresh(test, need, need);
 	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, (unsigned int)DEPOT_MAX);
 	KUNIT_EXPECT_EQ(test, kta_spare(ctx), (unsigned int)KTA_SIZE);
 	/* The last free found everything full and flushed half. */
@@ -645,18 +654,12 @@ static void kta_free_gfp(struct kunit *test)
 		.bytes = struct_size_t(struct slub_array, objs, KTA_SIZE),
 	};
 	const gfp_t reclaim = __GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM;
-	unsigned int i;
 	int ret;
 
 	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
 		kunit_skip(test, "no CONFIG_TRACEPOINTS: cannot see kmalloc's flags");
-	for (i = 0; i < 2 * KTA_SIZE + 1; i++)
-		kta_alloc(test);
-	array_drain_local(ctx->cache);
-	array_depot_drain(ctx->cache);
 	/* Both arrays full, the depot empty: the next free makes an array. */
-	for (i = 0; i < 2 * KTA_SIZE; i++)
-		kta_free(test);
+	kta_fill_fresh(test, 2 * KTA_SIZE + 1, 2 * KTA_SIZE);
 	ret = register_trace_kmalloc(kta_kmalloc_probe, &seen);
 	if (!ret) {
 		kta_free(test);
@@ -745,14 +748,9 @@ static void kta_bulk_node_mixed(struct kunit *test)
 static void kta_free_arrays(struct kunit *test)
 {
 	struct kta_ctx *ctx = test->priv;
-	unsigned int i, cpu;
+	unsigned int cpu;
 
-	for (i = 0; i < 2 * KTA_SIZE; i++)
-		kta_alloc(test);
-	array_drain_local(ctx->cache);
-	array_depot_drain(ctx->cache);
-	for (i = 0; i < 2 * KTA_SIZE; i++)
-		kta_free(test);
+	kta_fill_fresh(test, 2 * KTA_SIZE, 2 * KTA_SIZE);
 	KUNIT_ASSERT_EQ(test, kta_loaded(ctx) + kta_spare(ctx), 2U * KTA_SIZE);
 	array_cache_free_arrays(ctx->cache);
 	ctx->cache->array_size = 0;
