@@ -820,12 +820,7 @@ size_t array_alloc_bulk(struct kmem_cache *cache, size_t size, void **p)
 	a = array_take_this_cpu(cache, &pcpu);
 	if (!a)
 		return 0;
-	if (unlikely(!array_made(a))) {
-		/* A bulk allocation never refills: nothing to make arrays for. */
-		array_release_unused(cache->cpu_slab);
-		preempt_enable();
-		return 0;
-	}
+	/* A placeholder is empty, and no depot takes an array of its size. */
 	while (done < size) {
 		/* One array to free at most: stop reloading after that. */
 		if (!a->count && !drop)
