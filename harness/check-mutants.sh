@@ -24,6 +24,18 @@
 # call through pv_ops), or into a call of a helper that does pushf/cli:
 # each must fail.
 #
+# The workload mutant builds harness/guest/udpbench for this host and runs
+# it with -c, as the distribution workload does, over the host's loopback:
+# first as it is (it must pass), then with one byte of one datagram
+# flipped before it is sent (it must exit 1 and name the datagram).
+#
+# The manifest mutants run parse-results.py on a made-up console log of
+# series with two skips, "test_slab_api numa: one node" and kta_free_gfp's
+# "no CONFIG_TRACEPOINTS", first with the facts of a one-node boot of a
+# kernel without tracepoints (both must read SKIP), then as if the boot
+# had two nodes, or the kernel CONFIG_TRACEPOINTS: that skip must turn
+# into an unexpected one, a FAIL.
+#
 # MUTANTS='a b' picks mutants; RESULTS=<file> appends a result line per
 # mutant (make check-full).  Report: build/mutants/report.txt.  The copy
 # keeps its kernel build between runs, so each mutant costs an
@@ -39,8 +51,8 @@ results=${RESULTS:-}
 all="fastpath-tid nomerge-list-ignored validate-success sync-file-removed
 selftests-not-installed bench-row-missing bench-calibration bench-incomplete
 bench-memory-only bench-slab-regression fastpath-pv-irqoff fastpath-helper-irqoff
-pair-bitlock-fallback
-nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
+pair-bitlock-fallback workload-udp-corrupt manifest-skip-numa manifest-skip-config
+stress-hotplug-write-fails nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
 invariant-assert"
 mutants=${MUTANTS:-$all}
 mkdir -p "$work"
@@ -108,6 +120,12 @@ mutant() {
 		edit mm/slub_sync.c 's/return system_has_cmpxchg_double\(\) &&/return !system_has_cmpxchg_double() &&/' || return
 		echo "series kselftest:slab_pair_test.sh:*cmpxchg16b in use*"
 		;;
+	stress-hotplug-write-fails)
+		# After three cycles the stress's CPU online writes fail, as
+		# they would if the kernel refused to bring a CPU back.
+		edit tools/testing/selftests/slab/test_slab_api.sh 's/if echo 1 >"\$f" 2>\/dev\/null; then/if [ \$cycles -lt 3 ] && echo 1 >"\$f" 2>\/dev\/null; then/' || return
+		echo "series kselftest:test_slab_api.sh:test_slab_api stress*"
+		;;
 	nomerge-bad-words-silent)
 		# A malformed slab_nomerge= list is ignored without a word.
 		edit mm/slab_merge.c 's/pr_warn\(("slab_nomerge=%s: malformed)/pr_debug($1/' || return
@@ -163,6 +181,38 @@ judge() {
 	else
 		echo "PASS red on $v: ${red:0:200}"
 	fi
+}
+
+# parse-results.py on the made-up log of the manifest mutants, with the
+# boot's facts: $1 numa column, $2 extra .config line.  Prints the row of
+# the skip that $3 names (a regular expression over the test).
+manifest_row() {
+	local dir=$work/manifest
+	mkdir -p "$dir"
+	cat >"$dir/console.log" <<'EOF'
+HARNESS: kunit-begin slub_array
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: slub_array
+    1..1
+    ok 1 kta_free_gfp # SKIP no CONFIG_TRACEPOINTS: cannot see kmalloc's flags
+ok 1 slub_array
+HARNESS: kunit-end
+HARNESS: kselftest-begin
+TAP version 13
+1..1
+# selftests: slab: test_slab_api.sh
+# TAP version 13
+# 1..1
+# ok 1 test_slab_api numa: one node # SKIP
+ok 1 selftests: slab: test_slab_api.sh
+HARNESS: kselftest-end
+EOF
+	printf 'CONFIG_NUMA=y\nCONFIG_SLUB=y\n%s\n' "$2" >"$dir/config"
+	BOOT_NUMA=$1 BOOT_CMDLINE='' BOOT_CONFIG=$dir/config \
+		"$REPO/harness/parse-results.py" series "$dir/console.log" 0 2>&1 |
+		awk -F'\t' -v t="$3" '$3 ~ t { print $1 "\t" $4 }'
 }
 
 # bench-report.py on made-up figures: complete, then broken by $1.
@@ -260,6 +310,47 @@ for m in $mutants; do
 			result FAIL "$m" "stayed green: $dir/bad.out"
 		else
 			result PASS "$m" "red: $(grep -m1 -B1 '\^\^\^' "$dir/bad.out" | tr -s ' \n' ' ')"
+		fi
+		continue
+		;;
+	manifest-skip-*)
+		case $m in
+		manifest-skip-numa) what=numa nodes=2 extra= ;;
+		manifest-skip-config) what=kta_free_gfp nodes=- extra=CONFIG_TRACEPOINTS=y ;;
+		*) result FAIL "$m" "unknown mutant $m"; continue ;;
+		esac
+		log "$m: parse-results.py on a made-up log, then with other boot facts"
+		good=$(manifest_row - '' "$what")
+		bad=$(manifest_row "$nodes" "$extra" "$what")
+		case $good in
+		SKIP*) ;;
+		*) result FAIL "$m" "green run not green: ${good:-no row} ($work/manifest)"; continue ;;
+		esac
+		case $bad in
+		FAIL*'unexpected skip'*) result PASS "$m" "red: ${bad//$'\t'/ }" ;;
+		*) result FAIL "$m" "stayed green: ${bad:-no row}" ;;
+		esac
+		continue
+		;;
+	workload-udp-corrupt)
+		dir=$work/$m src=$REPO/harness/guest/udpbench.c
+		mkdir -p "$dir"
+		log "$m: udpbench -c on this host's loopback, then with a datagram corrupted"
+		perl -0pe 's/(\t+)(payload_fill\(sent, size\);\n)/$1$2$1if (sent == 77)\n$1\tbuf[size \/ 2] ^= 1;\n/' \
+			"$src" >"$dir/bad.c"
+		if cmp -s "$src" "$dir/bad.c"; then
+			result FAIL "$m" "mutant edit no longer applies to udpbench.c"
+		elif ! gcc -O2 -Wall -o "$dir/good" "$src" 2>"$dir/build.out" ||
+		     ! gcc -O2 -Wall -o "$dir/bad" "$dir/bad.c" 2>>"$dir/build.out"; then
+			result FAIL "$m" "error: udpbench does not build: $dir/build.out"
+		elif ! timeout 120 "$dir/good" -c 2048 1 64x1 1400x32 >"$dir/good.out" 2>&1; then
+			result FAIL "$m" "green run not green: $dir/good.out"
+		elif timeout 120 "$dir/bad" -c 2048 1 64x1 1400x32 >"$dir/bad.out" 2>&1; then
+			result FAIL "$m" "stayed green: $dir/bad.out"
+		elif ! grep -q '^net error payload 64x1: datagram 77 ' "$dir/bad.out"; then
+			result FAIL "$m" "red, but not on datagram 77: $(tail -n 1 "$dir/bad.out")"
+		else
+			result PASS "$m" "red: $(tail -n 1 "$dir/bad.out")"
 		fi
 		continue
 		;;

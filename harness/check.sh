@@ -114,7 +114,8 @@ echo "$variants" | while read -r name profile vcpus mem numa extra; do
 	t0=$(date +%s)
 	rc=0
 	"$REPO/harness/run-qemu.sh" "$profile" "$LOGS/console-$name.log" "${opts[@]}" || rc=$?
-	"$REPO/harness/parse-results.py" "$name" "$LOGS/console-$name.log" "$rc" >>"$results"
+	BOOT_CONFIG=$BUILD/out/$profile/.config \
+		"$REPO/harness/parse-results.py" "$name" "$LOGS/console-$name.log" "$rc" >>"$results"
 	log "$name: $(awk -F'\t' -v v="$name" '$2 == v { n[$1]++ } END {
 		printf "%d passed, %d failed, %d skipped", n["PASS"], n["FAIL"], n["SKIP"] }' "$results") in $(($(date +%s) - t0))s"
 done

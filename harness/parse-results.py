@@ -401,14 +401,54 @@ def variant_boot(variant):
     return _boots[variant]
 
 
+_configs = {}
+
+
+def variant_config(variant):
+    """The options the variant's kernel was built with (y or m), from
+    BOOT_CONFIG, the .config of the boot, when set; otherwise from the
+    build of its profile (the second column of its variants file line)
+    under $BUILD/out.  Without one no skip rule of it can be judged."""
+    if variant in _configs:
+        return _configs[variant]
+    path = os.environ.get("BOOT_CONFIG")
+    if not path:
+        here = os.path.dirname(os.path.abspath(__file__))
+        build = os.environ.get("BUILD") or os.path.join(os.path.dirname(here), "build")
+        for name in ("variants.conf", "variants-full.conf"):
+            with open(os.path.join(here, name)) as f:
+                for line in f:
+                    words = line.split("#", 1)[0].split()
+                    if len(words) >= 5 and words[0] == variant:
+                        path = os.path.join(build, "out", words[1], ".config")
+        if not path:
+            sys.exit("parse-results.py: variant %s is in no variants file, and "
+                     "BOOT_CONFIG is not set" % variant)
+    try:
+        with open(path) as f:
+            opts = set(m.group(1) for m in
+                       (re.match(r"(CONFIG_\w+)=[ym]$", line.strip()) for line in f) if m)
+    except OSError as e:
+        sys.exit("parse-results.py: the config of %s: %s" % (variant, e))
+    _configs[variant] = opts
+    return opts
+
+
 def term_matches(variant, term):
     """One term of a manifest variant list: a glob over the variant's
-    name, "nodes=N" (it boots with N memory nodes: numa=fake=N, or 1), or
-    "cmdline:GLOB" (a word of its extra command line matches GLOB)."""
+    name, "nodes=N" (it boots with N memory nodes: numa=fake=N, or 1),
+    "cmdline:GLOB" (a word of its extra command line matches GLOB), or
+    "config:CONFIG_X" (its kernel has CONFIG_X, y or m) and
+    "config:CONFIG_X=n" (it has not)."""
     if term.startswith("nodes="):
         return variant_boot(variant)[0] == int(term[6:])
     if term.startswith("cmdline:"):
         return any(fnmatch.fnmatchcase(w, term[8:]) for w in variant_boot(variant)[1])
+    if term.startswith("config:"):
+        opt, _, val = term[7:].partition("=")
+        if val not in ("", "n") or not opt.startswith("CONFIG_"):
+            sys.exit("parse-results.py: bad manifest term %s" % term)
+        return (opt in variant_config(variant)) == (val == "")
     return fnmatch.fnmatchcase(variant, term)
 
 

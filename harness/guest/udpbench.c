@@ -3,7 +3,7 @@
  * udpbench: push UDP datagrams through the guest's network stack over the
  * loopback device, for make bench (the "net" case of the bench suite).
  *
- * usage: udpbench PACKETS REPS SIZExBURST...
+ * usage: udpbench [-c] PACKETS REPS SIZExBURST...
  *
  * One receiver socket bound to 127.0.0.1 and one sender socket connected
  * to it, both in this thread.  For each SIZExBURST case: send BURST
@@ -18,6 +18,13 @@
  * T / N with two decimals.  The clock is CLOCK_MONOTONIC, the kernel's
  * ktime, which under QEMU -icount shift=0 advances one ns per guest
  * instruction.  Exit status 1, with a message, on any failure.
+ *
+ * -c (the distribution workload, never the bench, whose instruction
+ * counts it would change): every datagram carries its number and bytes
+ * derived from it, and each burst must come back whole: every datagram
+ * once, each byte as sent, in any order.  A mismatch prints
+ *
+ *   net error payload SIZExBURST: datagram D byte B is X, sent Y
  */
 #include <errno.h>
 #include <net/if.h>
@@ -34,7 +41,9 @@
 #define MAX_SIZE	1472	/* one datagram in a 1500-byte frame */
 #define MAX_BURST	256
 
-static char buf[MAX_SIZE + 1];
+static unsigned char buf[MAX_SIZE + 1];
+static int check;			/* -c */
+static unsigned int sent;		/* datagrams sent, numbering them */
 
 static void fail(const char *what)
 {
@@ -97,16 +106,65 @@ static void open_pair(int *tx, int *rx)
 		fail("SO_RCVTIMEO");
 }
 
+/* Byte @i of datagram @d: its number in the first 4, then a pattern. */
+static unsigned char payload_byte(unsigned int d, unsigned int i)
+{
+	if (i < 4)
+		return d >> (8 * i);
+	return (d * 131 + i * 7) ^ (i >> 8);
+}
+
+static void payload_fill(unsigned int d, unsigned int size)
+{
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		buf[i] = payload_byte(d, i);
+}
+
+/*
+ * Check a received datagram of a burst whose first number is @first;
+ * @seen marks the burst's datagrams already received.
+ */
+static void payload_check(unsigned int size, unsigned int burst,
+			  unsigned int first, unsigned char *seen)
+{
+	unsigned int d = 0, i;
+
+	for (i = 0; i < 4; i++)
+		d |= (unsigned int)buf[i] << (8 * i);
+	if (d - first >= burst || seen[d - first]) {
+		printf("net error payload %ux%u: datagram %u %s (burst %u..%u)\n",
+		       size, burst, d, d - first >= burst ? "not sent" : "twice",
+		       first, first + burst - 1);
+		exit(1);
+	}
+	seen[d - first] = 1;
+	for (i = 4; i < size; i++) {
+		if (buf[i] == payload_byte(d, i))
+			continue;
+		printf("net error payload %ux%u: datagram %u byte %u is %u, sent %u\n",
+		       size, burst, d, i, buf[i], payload_byte(d, i));
+		exit(1);
+	}
+}
+
 static void run(int tx, int rx, unsigned int size, unsigned int burst,
 		unsigned int packets)
 {
-	unsigned int done, i;
+	unsigned char seen[MAX_BURST];
+	unsigned int done, i, first;
 	ssize_t n;
 
 	for (done = 0; done < packets; done += burst) {
-		for (i = 0; i < burst; i++)
+		first = sent;
+		for (i = 0; i < burst; i++, sent++) {
+			if (check)
+				payload_fill(sent, size);
 			if (send(tx, buf, size, 0) != (ssize_t)size)
 				fail("send");
+		}
+		memset(seen, 0, burst);
 		for (i = 0; i < burst; i++) {
 			n = recv(rx, buf, sizeof(buf), 0);
 			if (n != (ssize_t)size) {
@@ -114,6 +172,8 @@ static void run(int tx, int rx, unsigned int size, unsigned int burst,
 					errno = EMSGSIZE;
 				fail("recv");
 			}
+			if (check)
+				payload_check(size, burst, first, seen);
 		}
 	}
 }
@@ -124,8 +184,13 @@ int main(int argc, char **argv)
 	unsigned long long overhead = ~0ull, best, t0, t1;
 	int tx, rx, a;
 
+	if (argc > 1 && !strcmp(argv[1], "-c")) {
+		check = 1;
+		argv++;
+		argc--;
+	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: udpbench PACKETS REPS SIZExBURST...\n");
+		fprintf(stderr, "usage: udpbench [-c] PACKETS REPS SIZExBURST...\n");
 		return 2;
 	}
 	packets = strtoul(argv[1], NULL, 0);

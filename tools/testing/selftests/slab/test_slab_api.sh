@@ -256,9 +256,14 @@ if [ -n "$hp_pid" ]; then
 	loop_done "$hp_pid" "$tmpdir/hotplug.log"
 	cycles=$(sed -n 's/^# CPU hotplug: \([0-9]*\) .*/\1/p' "$tmpdir/hotplug.log")
 	# The stress is "while CPUs go offline and online": without one
-	# completed cycle it was not.
+	# completed cycle it was not.  A write the kernel refused (a CPU
+	# that would not go or come back) fails it too.
 	if [ "${cycles:-0}" = 0 ]; then
 		echo "# no CPU went offline and online again during the stress"
+		rc=1
+	fi
+	if ! grep -q "^# CPU hotplug: [0-9]* offline/online cycles, 0 failed" "$tmpdir/hotplug.log"; then
+		echo "# a CPU offline or online write failed during the stress"
 		rc=1
 	fi
 fi
