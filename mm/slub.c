@@ -230,7 +230,12 @@
  * free compares the object's node with the cpu's with preemption off, a
  * bulk free pushes only if it still runs on the node it picked the
  * objects for, and a refill gives back what the cpu slab brought from
- * another node (the local one out of memory, or the task's mempolicy).
+ * another node (the local one out of memory).  No refill starts while
+ * the cpu slab is another node's, or for a task whose mempolicy or
+ * cpuset leaves the cpu's node out: all it would bring is remote.  Such
+ * requests take the freelist path, which follows the task's policy and
+ * uses the remote cpu slab up, as SLUB's does; they still pop what the
+ * cpu's arrays hold, as SLUB's cpu slab serves whatever node it is on.
  * So an allocation for NUMA_NO_NODE or for the cpu's own node may pop
  * from the array; one for another node takes the freelist path.  Cpu
  * partial lists are off for array caches, so no object is cached twice.

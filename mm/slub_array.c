@@ -23,8 +23,10 @@
  */
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/cpuset.h>
 #include <linux/init.h>
 #include <linux/kmemleak.h>
+#include <linux/mempolicy.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/shrinker.h>
@@ -483,8 +485,11 @@ static unsigned int array_refill_batch(struct kmem_cache_cpu *pcpu,
 /*
  * Keep the objects of this cpu's node at the front of @objs and give the
  * others back to their slabs: a refill goes through the cpu slab, which
- * comes from another node when the local one is out of memory or the
- * task's mempolicy says so.  Returns how many were kept.
+ * the refill itself may have to take from another node, the local one
+ * out of memory, or as another node's partial slab when the local node
+ * has none (any_partial_take()).  No refill starts from a remote cpu
+ * slab or for a task whose policy leaves this node out:
+ * array_refill_local().  Returns how many were kept.
  */
 static size_t array_keep_local(struct kmem_cache *cache, void **objs,
 			       size_t n)
@@ -504,6 +509,58 @@ static size_t array_keep_local(struct kmem_cache *cache, void **objs,
 		slub_objects_return(cache, objs + kept, n - kept);
 	return kept;
 }
+
+#ifdef CONFIG_NUMA
+/*
+ * Whether the pages of a task with mempolicy @pol (NULL: none) and
+ * cpuset nodes @allowed may come from @node: the page allocator takes
+ * the slabs of the freelist path from the policy's nodes and only from
+ * the cpuset's.
+ */
+static bool array_policy_allows(const struct mempolicy *pol,
+				const nodemask_t *allowed, int node)
+{
+	if (!node_isset(node, *allowed))
+		return false;
+	return !pol || pol->mode == MPOL_LOCAL || node_isset(node, pol->nodes);
+}
+
+/*
+ * Whether a refill of @pcpu's arrays for this request can bring objects
+ * of this cpu's node, the only ones an array keeps.  Not when the
+ * refill would find the cpu slab on another node (left by a task whose
+ * policy placed it there, or by the local node running out of memory):
+ * it takes from that slab first.  Not when the task's mempolicy or
+ * cpuset leaves the node out: the slabs would all come from elsewhere.
+ * Either way array_keep_local() would give the whole batch back, on
+ * every slow path.  The request takes the freelist path instead, as on
+ * SLUB: the cpu slab serves it until it is used up, and a task's own
+ * slabs come from where its policy says.  Interrupts and __GFP_THISNODE
+ * requests follow no task's policy.  Preemption is off.
+ */
+static bool array_refill_local(struct kmem_cache_cpu *pcpu, gfp_t gfp)
+{
+	struct slab *slab;
+	int node;
+
+	if (nr_online_nodes < 2)
+		return true;
+	node = numa_mem_id();
+	/* The cpu's lock is not held: an interrupt may change it. */
+	slab = READ_ONCE(pcpu->slab);
+	if (slab && slab_nid(slab) != node)
+		return false;
+	if (in_interrupt() || (gfp & __GFP_THISNODE))
+		return true;
+	return array_policy_allows(current->mempolicy,
+				   &cpuset_current_mems_allowed, node);
+}
+#else
+static inline bool array_refill_local(struct kmem_cache_cpu *pcpu, gfp_t gfp)
+{
+	return true;
+}
+#endif /* CONFIG_NUMA */
 
 /*
  * The flags of a refill: no reserves go into an array, and a
@@ -672,7 +729,7 @@ again:
 	if (a->count) {
 		obj = a->objs[--a->count];
 		stat(cache, ARRAY_ALLOC);
-	} else {
+	} else if (array_refill_local(pcpu, gfp)) {
 		/* NULL while another refill of this cpu is under way. */
 		s = pcpu->spare;
 		pcpu->spare = NULL;

@@ -13,6 +13,7 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/mempolicy.h>
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
@@ -741,6 +742,135 @@ static void kta_bulk_node_mixed(struct kunit *test)
 }
 
 /*
+ * The decision of array_refill_local(): a task may refill from this
+ * node unless its cpuset or its mempolicy leaves the node out.
+ */
+static void kta_policy_allows(struct kunit *test)
+{
+#ifdef CONFIG_NUMA
+	nodemask_t both = NODE_MASK_NONE, only0 = nodemask_of_node(0);
+	nodemask_t only1 = nodemask_of_node(1);
+	struct mempolicy pol = {};
+
+	if (MAX_NUMNODES < 2)
+		kunit_skip(test, "one possible node: no policy can leave one out");
+	node_set(0, both);
+	node_set(1, both);
+	KUNIT_EXPECT_TRUE(test, array_policy_allows(NULL, &both, 0));
+	KUNIT_EXPECT_FALSE_MSG(test, array_policy_allows(NULL, &only1, 0),
+			       "a cpuset without the node");
+	pol.mode = MPOL_LOCAL;
+	KUNIT_EXPECT_TRUE(test, array_policy_allows(&pol, &both, 0));
+	pol.mode = MPOL_BIND;
+	pol.nodes = only1;
+	KUNIT_EXPECT_FALSE_MSG(test, array_policy_allows(&pol, &both, 0),
+			       "bound to another node");
+	pol.nodes = both;
+	KUNIT_EXPECT_TRUE(test, array_policy_allows(&pol, &both, 0));
+	KUNIT_EXPECT_FALSE_MSG(test, array_policy_allows(&pol, &only0, 1),
+			       "bound to both, a cpuset without the node");
+	pol.mode = MPOL_PREFERRED;
+	pol.nodes = only1;
+	KUNIT_EXPECT_FALSE_MSG(test, array_policy_allows(&pol, &both, 0),
+			       "preferring another node");
+	pol.mode = MPOL_INTERLEAVE;
+	pol.nodes = both;
+	KUNIT_EXPECT_TRUE_MSG(test, array_policy_allows(&pol, &both, 1),
+			      "interleaving over the node");
+#else
+	kunit_skip(test, "no CONFIG_NUMA: no mempolicy");
+#endif /* CONFIG_NUMA */
+}
+
+#ifdef CONFIG_NUMA
+/* Give the test thread @pol as set_mempolicy() would, or none. */
+static void kta_set_policy(struct mempolicy *pol)
+{
+	task_lock(current);
+	current->mempolicy = pol;
+	task_unlock(current);
+}
+#endif /* CONFIG_NUMA */
+
+/*
+ * A task bound to another node gets its objects there, by the freelist
+ * path, and takes no refill: each would bring only remote objects and
+ * give them all back (a refill doubles pcpu->array_batch).  Nor does a
+ * task without a policy while the cpu slab it left is remote: that slab
+ * serves the freelist path until it is used up.  After it, a refill is
+ * still the first of an idle cpu, and local.
+ */
+static void kta_policy_remote(struct kunit *test)
+{
+#ifdef CONFIG_NUMA
+	struct kta_ctx *ctx = test->priv;
+	const unsigned int size = 8 * ARRAY_BATCH_MIN;
+	struct mempolicy pol = { .mode = MPOL_BIND };
+	int node = numa_mem_id(), other;
+	unsigned int i, got = 0, wrong = 0;
+	unsigned short batch;
+	void *obj;
+
+	other = next_node_in(node, node_states[N_NORMAL_MEMORY]);
+	if (other == node || other == MAX_NUMNODES)
+		kunit_skip(test, "one memory node: no other node to bind to");
+	if (current->mempolicy)
+		kunit_skip(test, "the test thread has a mempolicy of its own");
+	KUNIT_ASSERT_EQ(test, array_cache_resize(ctx->cache, size), 0);
+	kta_reap_lock();
+	array_reap_cache(ctx->cache);
+	array_reap_cache(ctx->cache);
+	kta_fill_fresh(test, 0, 0);
+	/* The reaper, the only other writer, is held off. */
+	batch = ctx->pcpu->array_batch;
+	atomic_set(&pol.refcnt, 1);
+	pol.nodes = nodemask_of_node(other);
+	/* No assertion until the policy is gone: it lives on our stack. */
+	kta_set_policy(&pol);
+	for (i = 0; i < 4 && ctx->nr < KTA_MAX_OBJS; i++) {
+		obj = NULL;
+		if (!array_alloc_fast(ctx->cache, GFP_KERNEL, NUMA_NO_NODE, 0, &obj) ||
+		    !obj)
+			break;
+		ctx->objs[ctx->nr++] = obj;
+		got++;
+		if (!is_kfence_address(obj) && slab_nid(virt_to_slab(obj)) != other)
+			wrong++;
+	}
+	kta_set_policy(NULL);
+	KUNIT_EXPECT_EQ(test, got, 4U);
+	KUNIT_EXPECT_EQ_MSG(test, wrong, 0U, "objects of a task bound to node %d", other);
+	KUNIT_EXPECT_EQ_MSG(test, kta_loaded(ctx), 0U, "a bound task filled the arrays");
+	KUNIT_EXPECT_EQ_MSG(test, ctx->pcpu->array_batch, batch,
+			    "a task bound to another node took refills");
+
+	obj = kta_alloc(test);
+	if (!is_kfence_address(obj))
+		KUNIT_EXPECT_EQ_MSG(test, slab_nid(virt_to_slab(obj)), other,
+				    "the remote cpu slab did not serve");
+	KUNIT_EXPECT_EQ_MSG(test, ctx->pcpu->array_batch, batch,
+			    "a refill started from another node's cpu slab");
+
+	/*
+	 * Without a cpu slab, the refill is local.  The shrink takes
+	 * cpus_read_lock() itself; the reaper, let in meanwhile, finds this
+	 * cpu busy and leaves its batch alone.
+	 */
+	kta_reap_unlock();
+	kmem_cache_shrink(ctx->cache);
+	kta_reap_lock();
+	obj = kta_alloc(test);
+	KUNIT_EXPECT_EQ_MSG(test, kta_loaded(ctx), ARRAY_BATCH_MIN - 1,
+			    "the first refill after the bound task");
+	if (!is_kfence_address(obj))
+		KUNIT_EXPECT_EQ(test, slab_nid(virt_to_slab(obj)), node);
+	kta_reap_unlock();
+#else
+	kunit_skip(test, "one memory node: no CONFIG_NUMA");
+#endif /* CONFIG_NUMA */
+}
+
+/*
  * Taking a cache's arrays away (array_cache_free_arrays(), as a destroy
  * does after its drain) gives back the objects they still hold: none is
  * lost, and every cpu is left without arrays.
@@ -847,6 +977,8 @@ static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_bulk_node_mixed),
 	KUNIT_CASE(kta_free_arrays),
 	KUNIT_CASE(kta_first_use),
+	KUNIT_CASE(kta_policy_allows),
+	KUNIT_CASE(kta_policy_remote),
 	{}
 };
 
