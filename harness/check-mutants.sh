@@ -36,6 +36,11 @@
 # had two nodes, or the kernel CONFIG_TRACEPOINTS: that skip must turn
 # into an unexpected one, a FAIL.
 #
+# kunit-case-swapped feeds parse-results.py a made-up log of slub_array
+# with every case of mm/slub_array_test.c passing (it must have no FAIL
+# of a case), then with its first case gone and one of another name in
+# its place: the plan and the count still match, the gone case must fail.
+#
 # MUTANTS='a b' picks mutants; RESULTS=<file> appends a result line per
 # mutant (make check-full).  Report: build/mutants/report.txt.  The copy
 # keeps its kernel build between runs, so each mutant costs an
@@ -52,7 +57,7 @@ all="fastpath-tid nomerge-list-ignored validate-success sync-file-removed
 selftests-not-installed bench-row-missing bench-calibration bench-incomplete
 bench-memory-only bench-slab-regression fastpath-pv-irqoff fastpath-helper-irqoff
 pair-bitlock-fallback workload-udp-corrupt manifest-skip-numa manifest-skip-config
-stress-hotplug-write-fails nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
+kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
 invariant-assert"
 mutants=${MUTANTS:-$all}
 mkdir -p "$work"
@@ -310,6 +315,38 @@ for m in $mutants; do
 			result FAIL "$m" "stayed green: $dir/bad.out"
 		else
 			result PASS "$m" "red: $(grep -m1 -B1 '\^\^\^' "$dir/bad.out" | tr -s ' \n' ' ')"
+		fi
+		continue
+		;;
+	kunit-case-swapped)
+		dir=$work/$m
+		mkdir -p "$dir"
+		log "$m: parse-results.py on slub_array's cases, then with one swapped"
+		cases=$(sed -n 's/^\tKUNIT_CASE(\([a-z_0-9]*\)),$/\1/p' "$REPO/mm/slub_array_test.c")
+		first=$(echo "$cases" | head -n 1)
+		for k in good bad; do
+			list=$cases
+			[ $k = bad ] && list=$(echo "$cases" | sed "1s/.*/kta_not_in_the_source/")
+			{
+				echo "HARNESS: kunit-begin slub_array"
+				printf 'KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: slub_array\n'
+				echo "    1..$(echo "$list" | wc -l)"
+				echo "$list" | awk '{ printf "    ok %d %s\n", NR, $0 }'
+				echo "ok 1 slub_array"
+				echo "HARNESS: kunit-end"
+			} >"$dir/$k.log"
+			BOOT_NUMA=- BOOT_CMDLINE='' BOOT_CONFIG=/dev/null \
+				"$REPO/harness/parse-results.py" series "$dir/$k.log" 0 \
+				>"$dir/$k.out" 2>&1
+		done
+		if [ -z "$first" ]; then
+			result FAIL "$m" "no KUNIT_CASE in mm/slub_array_test.c"
+		elif grep -q $'^FAIL\tseries\tkunit:slub_array' "$dir/good.out"; then
+			result FAIL "$m" "green run not green: $dir/good.out"
+		elif ! grep -q $'^FAIL\tseries\tkunit:slub_array:'"$first"$'\t' "$dir/bad.out"; then
+			result FAIL "$m" "stayed green: $dir/bad.out"
+		else
+			result PASS "$m" "red: $(grep -m1 $'^FAIL\tseries\tkunit:slub_array:'"$first" "$dir/bad.out" | tr '\t' ' ')"
 		fi
 		continue
 		;;

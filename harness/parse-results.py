@@ -63,6 +63,11 @@ REPORT_KINDS = [
     ("slub-freelist", re.compile(
         r"^SLUB \S+: (double free of object|freelist corrupted)")),
     ("slub-destroy", re.compile(r"^SLUB \S+: not destroyed")),
+    # A node's own structures on another node: no variant has a
+    # memoryless node, so each one is a placement gone wrong.
+    ("slub-placement", re.compile(r"^SLUB: node_cache for node \d+ placed on node")),
+    # RCU stall warnings, whether or not a backtrace follows.
+    ("rcu-stall", re.compile(r"\brcu: INFO: \S+ (self-)?detected (expedited )?stalls?\b")),
     ("slub-random", re.compile(r"^SLUB \S+: no random freelist sequence")),
     ("slub-sysfs", re.compile(
         r"^SLUB( \S+)?: (no sysfs directory|no sysfs alias|"
@@ -239,10 +244,15 @@ SHUTDOWN = re.compile(r"^reboot: (Restarting system|Power down)")
 
 
 def engine_functions():
-    """Names of the functions defined in the engine's files, mm/slub*.c."""
+    """Names of the functions defined in the engine's files: mm/slub*.c
+    and mm/slub*.h, mm/slab_merge.c, and the inline helpers of
+    include/linux/slub_def.h (out of line, they show in a report)."""
     names = set()
-    mm = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "mm")
-    for path in glob.glob(os.path.join(mm, "slub*.c")):
+    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    paths = glob.glob(os.path.join(top, "mm", "slub*.[ch]")) + [
+        os.path.join(top, "mm", "slab_merge.c"),
+        os.path.join(top, "include", "linux", "slub_def.h")]
+    for path in paths:
         with open(path, errors="replace") as f:
             for l in f:
                 m = re.match(r"^[a-z_][^=;(]*?\b([a-z_]\w*)\(", l)
@@ -251,7 +261,9 @@ def engine_functions():
     return names
 
 
-KCSAN_FRAME = re.compile(r"^\s*(?:\[.*?\]\s*)?([a-z_]\w*)\+0x[0-9a-f]+/0x")
+# A frame "name+0x4b/0x2a0", also of a GCC clone ("name.constprop.0+...",
+# ".isra.0", ".part.0", ".cold"): the clone is the function's.
+KCSAN_FRAME = re.compile(r"^\s*(?:\[.*?\]\s*)?([a-z_]\w*)(?:\.\w+)*\+0x[0-9a-f]+/0x")
 
 
 def foreign_kcsan_reports(lines):
@@ -523,6 +535,36 @@ def boot_failure(lines, rc):
     return "stopped before the end of its suite (exit %d)" % rc
 
 
+def source_cases():
+    """The KUnit suites of the engine and their cases, as the sources
+    of the boot's tree list them (BOOT_TREE; by default this repo's):
+    mm/slub*_test.c, each with one suite."""
+    top = os.environ.get("BOOT_TREE") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..")
+    suites = {}
+    for path in sorted(glob.glob(os.path.join(top, "mm", "slub*_test.c"))):
+        with open(path, errors="replace") as f:
+            text = f.read()
+        names = re.findall(r'^\t\.name\s*=\s*"(\w+)"', text, re.M)
+        if len(names) == 1:
+            suites[names[0]] = re.findall(r"^\s*KUNIT_CASE\w*\((\w+)", text, re.M)
+    return suites
+
+
+def check_cases(out):
+    """Every case of a suite that reported must report: a count in the
+    manifest cannot tell a case that went from one that came."""
+    for suite, cases in source_cases().items():
+        prefix = "kunit:%s:" % suite
+        seen = {t[len(prefix):] for _, t, _ in out if t.startswith(prefix)}
+        if not seen:
+            continue
+        for case in cases:
+            if case not in seen:
+                out.append(("FAIL", prefix + case,
+                            "a case of the suite's source that did not report"))
+
+
 def main():
     variant, path, rc = sys.argv[1], sys.argv[2], int(sys.argv[3])
     try:
@@ -537,6 +579,7 @@ def main():
            ("FAIL", "boot", boot_failure(lines, rc) + "; see " + path)]
     parse_console(lines, out)
     parse_kunit(lines, out)
+    check_cases(out)
     parse_kselftest(lines, out)
     parse_results(lines, out)
     manifest = os.environ.get("MANIFEST") or os.path.join(

@@ -86,8 +86,9 @@ boot_tree() {
 	BUILD=$bdir "$REPO/harness/run-qemu.sh" series "$clog" -s 2 -m 512M \
 		-u check >>"$blogs/boot-$i.log" 2>&1 || rc=$?
 	# What the boot asked for, which the manifest's skips follow: one
-	# node, no extra command line, the step's config.
-	BOOT_NUMA=- BOOT_CMDLINE='' BOOT_CONFIG=$out/.config MANIFEST=$manifest \
+	# node, no extra command line, the step's config; its KUnit cases.
+	BOOT_NUMA=- BOOT_CMDLINE='' BOOT_CONFIG=$out/.config BOOT_TREE=$tree \
+		MANIFEST=$manifest \
 		"$REPO/harness/parse-results.py" "$name" "$clog" "$rc" >"$results"
 	awk -F'\t' '{ n[$1]++ } END {
 		printf "%d/%d/%d\n", n["PASS"], n["FAIL"], n["SKIP"]
