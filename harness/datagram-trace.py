@@ -2,10 +2,12 @@
 """gdb -batch -x datagram-trace.py: count, by function, the guest
 instructions of one UDP datagram sent and received (harness/guest/
 udpbench, one in flight), by single-stepping the guest through QEMU's
-gdbstub from one udp_sendmsg() entry to the next.  Run by
-datagram-trace.sh, which passes VMLINUX, OUT, PORT and SKIP (the
-udp_sendmsg() calls to let pass first, past the warm-up) in the
-environment.  Writes "total N" and then "function count" lines to OUT.
+gdbstub from one udp_sendmsg() entry to the next; or, with START, from
+one entry of that function to the next (__x64_sys_execve: one fork+exec
+of the bench's shell loop).  Run by datagram-trace.sh, which passes
+VMLINUX, OUT, PORT, SKIP (the calls to let pass first, past the
+warm-up), START and LIMIT in the environment.  Writes "total N" and
+then "function count" lines to OUT.
 """
 import bisect
 import collections
@@ -14,7 +16,8 @@ import subprocess
 
 import gdb  # pylint: disable=import-error
 
-LIMIT = 100000      # instructions; a datagram is about 6,000
+# Instructions at most; a datagram is about 6,000, a fork+exec 600,000.
+LIMIT = int(os.environ.get("LIMIT") or 100000)
 
 
 def symbols(vmlinux):
@@ -40,7 +43,7 @@ def main():
 
     gdb.execute("set pagination off")
     gdb.execute("target remote :%s" % os.environ["PORT"])
-    gdb.execute("hbreak udp_sendmsg")
+    gdb.execute("hbreak %s" % (os.environ.get("START") or "udp_sendmsg"))
     gdb.execute("ignore 1 %s" % os.environ["SKIP"])
     gdb.execute("continue")
     start = int(gdb.parse_and_eval("$pc"))
