@@ -389,6 +389,21 @@ def load_manifest(path):
 _boots = {}
 
 
+def variant_line(variant):
+    """The words of the variant's line in variants.conf or
+    variants-full.conf (name, profile, vcpus, memory, numa, extra...), or
+    None."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = None
+    for name in ("variants.conf", "variants-full.conf"):
+        with open(os.path.join(here, name)) as f:
+            for line in f:
+                words = line.split("#", 1)[0].split()
+                if len(words) >= 5 and words[0] == variant:
+                    found = words
+    return found
+
+
 def variant_boot(variant):
     """What the variant boots with: (memory nodes, words of its extra
     command line).  BOOT_NUMA and BOOT_CMDLINE, when set, say it (the
@@ -398,13 +413,9 @@ def variant_boot(variant):
         return _boots[variant]
     numa, extra = os.environ.get("BOOT_NUMA"), os.environ.get("BOOT_CMDLINE")
     if numa is None:
-        here = os.path.dirname(os.path.abspath(__file__))
-        for name in ("variants.conf", "variants-full.conf"):
-            with open(os.path.join(here, name)) as f:
-                for line in f:
-                    words = line.split("#", 1)[0].split()
-                    if len(words) >= 5 and words[0] == variant:
-                        numa, extra = words[4], " ".join(words[5:])
+        words = variant_line(variant)
+        if words:
+            numa, extra = words[4], " ".join(words[5:])
         if numa is None:
             sys.exit("parse-results.py: variant %s is in no variants file, and "
                      "BOOT_NUMA is not set" % variant)
@@ -427,12 +438,9 @@ def variant_config(variant):
     if not path:
         here = os.path.dirname(os.path.abspath(__file__))
         build = os.environ.get("BUILD") or os.path.join(os.path.dirname(here), "build")
-        for name in ("variants.conf", "variants-full.conf"):
-            with open(os.path.join(here, name)) as f:
-                for line in f:
-                    words = line.split("#", 1)[0].split()
-                    if len(words) >= 5 and words[0] == variant:
-                        path = os.path.join(build, "out", words[1], ".config")
+        words = variant_line(variant)
+        if words:
+            path = os.path.join(build, "out", words[1], ".config")
         if not path:
             sys.exit("parse-results.py: variant %s is in no variants file, and "
                      "BOOT_CONFIG is not set" % variant)
