@@ -11,11 +11,16 @@
 #           instructions per operation, deterministic.  Run twice
 #           (ICOUNT_PASSES), and the two passes are compared.  Also the
 #           boot-time strategies of our kernels and slab_nomerge for bulk
-#           and the network case.
+#           and the network case.  Every icount boot runs under the
+#           slabcost TCG plugin too (below), which counts the events and
+#           cache misses icount prices as one instruction.
 #   tcg     plain TCG, 2 vCPUs: every kernel and strategy once per round,
 #           interleaved (A B C A B C ...), ROUNDS rounds; the report gives
 #           median and min-max.  Remote free and all-CPU throughput; the
 #           network case, with slab_nomerge boots too unless QUICK.
+#   dave    8 GiB, 1 vCPU, icount and the slabcost plugin: Dave Hansen's
+#           dd, a 4 GiB ramfs file written with bs=1G, on the four kernels
+#           whose struct page differs (not with QUICK).
 #   mem     8 GiB, 1 vCPU: the boot "Memory:" line, Slab: of /proc/meminfo
 #           after boot, after the module's workload and after a dd to
 #           ramfs, and slab pages per cache of a fixed workload.
@@ -35,7 +40,9 @@
 # KERNELS="ours-internal slub ..." boots only those (the report then says
 # which targets it could not judge, and fails).
 # Output: build/bench/report.md, build/bench/*.png, build/bench/results.tsv
-# (raw).  A progress line per kernel and case group; console logs in
+# (raw), build/bench/model.md (the icount boots' plugin counts and the cost
+# model's cycles, harness/model-report.py) with the raw counts in
+# build/bench/model/.  A progress line per kernel and case group; console logs in
 # build/logs/console-bench-<measure>-<variant>-<run>.log.
 set -eu
 STAGE=bench
@@ -66,6 +73,10 @@ plain_cases=calib,fast,kmalloc,bulk
 # Boot-time strategies of our kernels (the default, lockless + cmpxchg
 # with the array front end, is the plain kernel).
 strategies="irqoff:slub_fastpath=irqoff bitlock:slub_pair=bitlock irqoff-bitlock:slub_fastpath=irqoff,slub_pair=bitlock freelist:slub_frontend=freelist"
+# The freelist front end with each fallback, for the cost model's answer
+# to "what does the double cmpxchg buy" (icount boots only): the arrays'
+# hit path takes neither the freelist cmpxchg nor the slab pair.
+model_strategies="freelist-irqoff:slub_frontend=freelist,slub_fastpath=irqoff freelist-bitlock:slub_frontend=freelist,slub_pair=bitlock"
 single_cases=calib,fast,kmalloc,allocn,bulk,bulkm,many
 forkexec=200		# fork+exec of busybox per boot
 tcg_cases=calib,fast,kmalloc,allocn,bulk,remote,mt
@@ -75,6 +86,7 @@ dd_mib=128		# guests of 512 MiB
 net_cases=64x1,64x32,1400x1,1400x32
 net="harness.bench_net=$net_cases harness.bench_net_packets=512 harness.bench_net_reps=7"
 mem_dd_mib=1024		# the 8 GiB guest
+dave_mib=4096		# Dave's dd, the 8 GiB guest
 
 "$REPO/harness/deps.sh"
 for k in $kernels; do
@@ -152,7 +164,7 @@ strategy_variants() {
 	local k s
 	for k in $kernels; do
 		case $k in ours-*) ;; *) continue ;; esac
-		for s in $strategies; do
+		for s in $strategies ${1:+$model_strategies}; do
 			echo "${k%%:*}+${s%%:*} ${k#*:} ${s#*:}"
 		done
 	done
@@ -170,21 +182,54 @@ args() {
 	echo "$1" | tr ',' ' '
 }
 
-log "icount: $passes pass(es), 1 vCPU, 512M, -icount shift=0"
+# Every icount boot also runs under the slabcost plugin (harness/plugin/
+# slabcost.c): the guest marks the last repetition of each single-CPU case,
+# outside its clock reads, and the plugin counts locked instructions,
+# cmpxchg16b, pushf/popf/cli/sti, a simulated cache's misses and the
+# struct page lines in each window.  cases=modelcal adds the windows whose
+# counts are known exactly.  model-report.py turns the counts into
+# modelled cycles with harness/costmodel.conf.
+# usage: model_boot MEASURE VARIANT PROFILE PASS: the run-qemu.sh options,
+# and the boot's line in the index (System.map names the functions).
+model_boot() {
+	local m=$1 v=$2 p=$3 pass=$4
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$v" "$pass" "$LOGS/console-bench-$m-$v-$pass.log" \
+		"$out/model/$m-$v-$pass.counts" "$BUILD/out/$p/System.map" >>"$out/model/index.tsv"
+	echo "-P $out/model/$m-$v-$pass.counts"
+}
+rm -rf "$out/model"
+mkdir -p "$out/model"
+: >"$out/model/index.tsv"
+log "icount: $passes pass(es), 1 vCPU, 512M, -icount shift=0, with the slabcost plugin"
 for pass in $(seq 1 "$passes"); do
 	{
 		main_variants
-		strategy_variants
+		strategy_variants model
 	} | while read -r v p x; do
+		# shellcheck disable=SC2046
 		bench_boot icount "$v" "$p" "$pass" \
-			"harness.bench_mode=icount harness.bench_cases=$single_cases harness.bench_dd=$dd_mib harness.bench_forkexec=$forkexec $net $(args "$x")" \
-			-i -s 1 -m 512M -t 600
+			"harness.bench_mode=icount harness.bench_model=1 harness.bench_cases=$single_cases,modelcal harness.bench_dd=$dd_mib harness.bench_forkexec=$forkexec $net $(args "$x")" \
+			-i -s 1 -m 512M -t 600 $(model_boot icount "$v" "$p" "$pass")
 	done
 	nomerge_variants | while read -r v p x; do
+		# shellcheck disable=SC2046
 		bench_boot icount "$v" "$p" "$pass" \
-			"harness.bench_mode=icount harness.bench_cases=calib,bulkm $net $(args "$x")" \
-			-i -s 1 -m 512M -t 600
+			"harness.bench_mode=icount harness.bench_model=1 harness.bench_cases=calib,bulkm $net $(args "$x")" \
+			-i -s 1 -m 512M -t 600 $(model_boot icount "$v" "$p" "$pass")
 	done
+done
+
+# Dave Hansen's experiment, scaled to the guest: a 4 GiB file written to
+# ramfs with dd bs=1G in an 8 GiB guest, under icount and the plugin, on
+# the four kernels whose struct page differs (ours and SLUB, 64 and 56
+# bytes): struct page lines touched and misses per 4 KiB page.
+[ $quick = 1 ] || log "dave: dd of $dave_mib MiB (bs=1G) to ramfs, 8G, 1 vCPU, icount, with the slabcost plugin"
+main_variants | while read -r v p x; do
+	[ $quick = 1 ] || [ "$v" = slab ] && continue
+	# shellcheck disable=SC2046
+	bench_boot dave "$v" "$p" 1 \
+		"harness.bench_mode=icount harness.bench_model=1 harness.bench_dd=$dave_mib harness.bench_dd_bs=1G" \
+		-i -s 1 -m 8G -t 1800 $(model_boot dave "$v" "$p" 1)
 done
 
 if [ $plain = 1 ]; then
@@ -227,4 +272,7 @@ rc=0
 "$REPO/harness/bench-report.py" "$res" "$out" --quick "$quick" --rounds "$rounds" \
 	--passes "$passes" --dd "$dd_mib" --mem-dd "$mem_dd_mib" --forkexec "$forkexec" || rc=$?
 log "report: ${out#$REPO/}/report.md"
+"$REPO/harness/model-report.py" "$out/model/index.tsv" "$REPO/harness/costmodel.conf" \
+	"$out/model.md" || rc=$?
+log "cost model: ${out#$REPO/}/model.md"
 [ $rc = 0 ] || die "the run is incomplete or its calibration is off: see the errors above"

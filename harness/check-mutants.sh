@@ -24,6 +24,13 @@
 # call through pv_ops), or into a call of a helper that does pushf/cli:
 # each must fail.
 #
+# The model mutants run harness/model-report.py on made-up plugin counts
+# of two passes of one kernel (a modelcal window, a fastpath window and
+# the shell's null and fork+exec windows), first as they are (it must
+# pass), then with the cold window one L1 miss short, with pass 2 one
+# instruction off in one window, and with a window the guest announced
+# missing from the counts: each must fail, naming what is wrong.
+#
 # The workload mutant builds harness/guest/udpbench for this host and runs
 # it with -c, as the distribution workload does, over the host's loopback:
 # first as it is (it must pass), then with one byte of one datagram
@@ -58,7 +65,7 @@ selftests-not-installed bench-row-missing bench-calibration bench-incomplete
 bench-memory-only bench-slab-regression fastpath-pv-irqoff fastpath-helper-irqoff
 pair-bitlock-fallback workload-udp-corrupt manifest-skip-numa manifest-skip-config
 kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
-invariant-assert"
+invariant-assert model-cal-miscount model-pass-differs model-window-lost"
 mutants=${MUTANTS:-$all}
 mkdir -p "$work"
 
@@ -274,6 +281,38 @@ EOF
 	echo "$rc"
 }
 
+# model-report.py on made-up counts: complete, then broken by $1.
+model_mutant() {
+	local dir=$work/model-$1 rc=0 run cold fast
+	mkdir -p "$dir"
+	: >"$dir/index.tsv"
+	for run in 1 2; do
+		cold="insn=16384 locked=0 cx16l=0 cx16=0 pushf=0 popf=0 cli=0 sti=0 ld=4096 st=0 l1m=4096 l2m=4096 l3m=4096 vmm=0 vmml=0"
+		fast="insn=102042 locked=0 cx16l=0 cx16=0 pushf=0 popf=0 cli=0 sti=0 ld=28013 st=17010 l1m=0 l2m=0 l3m=0 vmm=4000 vmml=1"
+		[ "$1" = cal-miscount ] && cold=${cold/l1m=4096/l1m=4095}
+		[ "$1" = pass-differs ] && [ $run = 2 ] && fast=${fast/insn=102042/insn=102043}
+		{
+			echo "BENCH: slab_bench: modelcal cold window=1 insn=16384 ld=4096 st=0 l1m=4096 l2m=4096 l3m=4096 vmm=0"
+			echo "BENCH: slab_bench: model fast 256 window=2 ops=1000"
+			echo "BENCH: model shell null window=3 ops=1"
+			echo "BENCH: model shell forkexec window=4 ops=200"
+		} >"$dir/console-$run.log"
+		{
+			echo "window 1 $cold"
+			echo "window 2 $fast"
+			[ "$1" = window-lost ] && [ $run = 1 ] ||
+				echo "window 3 insn=3000000 locked=2000 cx16l=0 cx16=0 pushf=300 popf=0 cli=900 sti=800 ld=800000 st=600000 l1m=40000 l2m=19000 l3m=300 vmm=100000 vmml=700"
+			echo "window 4 insn=123000000 locked=402000 cx16l=0 cx16=1600 pushf=60300 popf=0 cli=180900 sti=160800 ld=160800000 st=120600000 l1m=8040000 l2m=3819000 l3m=60300 vmm=20100000 vmml=140700"
+			echo "slabcost: end windows=4 errors=0"
+		} >"$dir/counts-$run.txt"
+		printf 'icount\tours-internal\t%s\t%s\t%s\t-\n' $run "$dir/console-$run.log" \
+			"$dir/counts-$run.txt" >>"$dir/index.tsv"
+	done
+	"$REPO/harness/model-report.py" "$dir/index.tsv" "$REPO/harness/costmodel.conf" \
+		"$dir/model.md" >"$dir/out.txt" 2>&1 || rc=$?
+	echo "$rc"
+}
+
 : >"$report"
 pass=0
 fail=0
@@ -392,6 +431,26 @@ for m in $mutants; do
 			result FAIL "$m" "red, but not on datagram 77: $(tail -n 1 "$dir/bad.out")"
 		else
 			result PASS "$m" "red: $(tail -n 1 "$dir/bad.out")"
+		fi
+		continue
+		;;
+	model-*)
+		what=${m#model-} want=
+		case $what in
+		cal-miscount) want='modelcal cold: l1m=4095 \(expected 4096\)' ;;
+		pass-differs) want='window 2 differs between passes: insn 102042 against 102043' ;;
+		window-lost) want='window 3 \(shell null\) has no counts' ;;
+		*) result FAIL "$m" "unknown mutant $m"; continue ;;
+		esac
+		log "$m: model-report.py on made-up plugin counts, then with the breakage"
+		if [ "$(model_mutant complete)" != 0 ]; then
+			result FAIL "$m" "green run not green: $work/model-complete/out.txt"
+		elif [ "$(model_mutant "$what")" = 0 ]; then
+			result FAIL "$m" "stayed green: $work/model-$what/out.txt"
+		elif ! grep -qE "$want" "$work/model-$what/out.txt"; then
+			result FAIL "$m" "red, but not for its breakage: $(head -n 1 "$work/model-$what/out.txt")"
+		else
+			result PASS "$m" "red: $(grep -m1 -E "$want" "$work/model-$what/out.txt")"
 		fi
 		continue
 		;;

@@ -20,6 +20,10 @@
 #               date, so that a run does not depend on host time
 #   -I          interactive: console on the terminal, no log parsing
 #   -g PORT     QEMU's gdbstub on 127.0.0.1:PORT (make datagram-trace)
+#   -P FILE     load the slabcost TCG plugin (harness/plugin/slabcost.c,
+#               built into build/plugin/ when older than its source), which
+#               writes the counts of the guest's marked windows to FILE;
+#               one vCPU only
 # Exit 0 when the guest finished its suite; non-zero on a panic, a hang or
 # a boot that never reached userspace, after printing the last console lines.
 set -eu
@@ -29,8 +33,8 @@ STAGE=qemu
 profile=${1:?usage: run-qemu.sh PROFILE LOG [options]}
 clog=${2:?usage: run-qemu.sh PROFILE LOG [options]}
 shift 2
-smp=2 mem=512M numa= extra= suite=check tmo=600 icount= interactive= memfile= gdb=
-while getopts "s:m:n:a:u:t:g:fiI" o; do
+smp=2 mem=512M numa= extra= suite=check tmo=600 icount= interactive= memfile= gdb= plugin=
+while getopts "s:m:n:a:u:t:g:P:fiI" o; do
 	case $o in
 	s) smp=$OPTARG ;;
 	m) mem=$OPTARG ;;
@@ -42,6 +46,7 @@ while getopts "s:m:n:a:u:t:g:fiI" o; do
 	i) icount="-icount shift=0,sleep=off -rtc base=2022-12-11T00:00:00,clock=vm" ;;
 	I) interactive=1 ;;
 	g) gdb="-gdb tcp:127.0.0.1:$OPTARG" ;;
+	P) plugin=$OPTARG ;;
 	*) die "bad option" ;;
 	esac
 done
@@ -74,6 +79,19 @@ qemu=(qemu-system-x86_64 -machine q35 -cpu qemu64,+cx16 -m "$mem" -smp "$smp"
 [ -n "$icount" ] && qemu+=($icount)
 # shellcheck disable=SC2206
 [ -n "$gdb" ] && qemu+=($gdb)
+if [ -n "$plugin" ]; then
+	so=$BUILD/plugin/slabcost.so
+	src=$REPO/harness/plugin/slabcost.c
+	if [ ! "$so" -nt "$src" ] || [ ! "$so" -nt "${src%/*}/qemu-plugin-v1.h" ]; then
+		mkdir -p "$BUILD/plugin"
+		gcc -O2 -Wall -Wextra -shared -fPIC -fvisibility=hidden -o "$so.tmp" "$src" ||
+			die "harness/plugin/slabcost.c does not build"
+		mv "$so.tmp" "$so"
+	fi
+	mkdir -p "$(dirname "$plugin")"
+	rm -f "$plugin"
+	qemu+=(-plugin "file=$so,out=$plugin")
+fi
 if [ -n "$memfile" ]; then
 	# mem-path is a directory: QEMU creates its sparse file there and
 	# unlinks it at once, so the file goes with QEMU however it ends.

@@ -3,7 +3,8 @@
  * udpbench: push UDP datagrams through the guest's network stack over the
  * loopback device, for make bench (the "net" case of the bench suite).
  *
- * usage: udpbench [-c] PACKETS REPS SIZExBURST...
+ * usage: udpbench [-c] [-m [-w W]] PACKETS REPS SIZExBURST...
+ *        udpbench mark begin|end
  *
  * One receiver socket bound to 127.0.0.1 and one sender socket connected
  * to it, both in this thread.  For each SIZExBURST case: send BURST
@@ -25,6 +26,18 @@
  * once, each byte as sent, in any order.  A mismatch prints
  *
  *   net error payload SIZExBURST: datagram D byte B is X, sent Y
+ *
+ * -m (make bench's icount boots under the slabcost plugin, harness/plugin/
+ * slabcost.c): the last timed repetition of each case is a plugin window,
+ * marked around the run outside its clock reads, and a line
+ *
+ *   net model SIZExBURST window=W packets=N
+ *
+ * says which.  The counts are unchanged: the markers are outside the timed
+ * runs.  "udpbench mark begin|end" executes one marker and exits, for the
+ * shell's windows around fork+exec and dd; W counts from the first window
+ * of the boot, and the guest's init keeps the count (-w W: the windows
+ * before this run).
  */
 #include <errno.h>
 #include <net/if.h>
@@ -44,6 +57,19 @@
 static unsigned char buf[MAX_SIZE + 1];
 static int check;			/* -c */
 static unsigned int sent;		/* datagrams sent, numbering them */
+static int model;			/* -m */
+static unsigned int windows;		/* -w: plugin windows before this run */
+
+/* The slabcost plugin's markers: "nopl disp32(%rax,%rax,1)". */
+static void mark_begin(void)
+{
+	asm volatile(".byte 0x0f,0x1f,0x84,0x00\n\t.long 0x5ab1c0b1" ::: "memory");
+}
+
+static void mark_end(void)
+{
+	asm volatile(".byte 0x0f,0x1f,0x84,0x00\n\t.long 0x5ab1c0e1" ::: "memory");
+}
 
 static void fail(const char *what)
 {
@@ -184,13 +210,30 @@ int main(int argc, char **argv)
 	unsigned long long overhead = ~0ull, best, t0, t1;
 	int tx, rx, a;
 
-	if (argc > 1 && !strcmp(argv[1], "-c")) {
-		check = 1;
-		argv++;
-		argc--;
+	if (argc == 3 && !strcmp(argv[1], "mark")) {
+		if (!strcmp(argv[2], "begin"))
+			mark_begin();
+		else if (!strcmp(argv[2], "end"))
+			mark_end();
+		else
+			return 2;
+		return 0;
+	}
+	for (; argc > 1 && argv[1][0] == '-'; argv++, argc--) {
+		if (!strcmp(argv[1], "-c")) {
+			check = 1;
+		} else if (!strcmp(argv[1], "-m")) {
+			model = 1;
+		} else if (!strcmp(argv[1], "-w") && argc > 2) {
+			windows = strtoul(argv[2], NULL, 0);
+			argv++;
+			argc--;
+		} else {
+			break;
+		}
 	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: udpbench [-c] PACKETS REPS SIZExBURST...\n");
+		fprintf(stderr, "usage: udpbench [-c] [-m [-w W]] PACKETS REPS SIZExBURST...\n");
 		return 2;
 	}
 	packets = strtoul(argv[1], NULL, 0);
@@ -215,12 +258,21 @@ int main(int argc, char **argv)
 		run(tx, rx, size, burst, packets);
 		best = ~0ull;
 		for (r = 0; r < reps; r++) {
+			int w = model && r == reps - 1;
+
+			if (w)
+				mark_begin();
 			t0 = now_ns();
 			run(tx, rx, size, burst, packets);
 			t1 = now_ns();
+			if (w)
+				mark_end();
 			if (t1 - t0 < best)
 				best = t1 - t0;
 		}
+		if (model)
+			printf("net model %ux%u window=%u packets=%u\n", size,
+			       burst, ++windows, packets);
 		best = best > overhead ? best - overhead : 0;
 		printf("net %ux%u packets=%u reps=%u overhead_ns=%llu ",
 		       size, burst, packets, reps, overhead);

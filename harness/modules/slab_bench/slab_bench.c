@@ -19,6 +19,16 @@
  *
  * cases=frag keeps its objects until the module is removed, so that the
  * guest can read the slab pages of its caches from /proc/slabinfo.
+ *
+ * model=1 (mode=icount under the slabcost plugin, harness/plugin/slabcost.c)
+ * marks the last repetition of each single-CPU figure as a plugin window
+ * and prints "slab_bench: model <group> <key> window=<n> ops=<ops>".  The
+ * markers sit around the repetition's call, outside its clock reads, so
+ * the icount figures do not change; a window holds the repetition plus
+ * the call and the two clock reads (42 instructions in the fastpath case,
+ * 0.042 an operation).  cases=modelcal runs the plugin's own checks:
+ * windows whose counts are known exactly ("slab_bench: modelcal <name>
+ * window=<n> <counter>=<expected>...").
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -32,16 +42,55 @@
 #include <linux/vmalloc.h>
 #include <linux/string.h>
 #include <linux/math64.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/irqflags.h>
 
 static char *mode = "icount";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "icount (guest instructions) or tcg (nanoseconds)");
 static char *cases = "calib,fast,kmalloc,allocn,bulk";
 module_param(cases, charp, 0444);
-MODULE_PARM_DESC(cases, "comma list: calib fast kmalloc allocn bulk bulkm many remote mt frag");
+MODULE_PARM_DESC(cases, "comma list: calib modelcal fast kmalloc allocn bulk bulkm many remote mt frag");
 static bool quick;
 module_param(quick, bool, 0444);
 MODULE_PARM_DESC(quick, "fewer repetitions");
+static bool model;
+module_param(model, bool, 0444);
+MODULE_PARM_DESC(model, "mark plugin windows (harness/plugin/slabcost.c)");
+
+/*
+ * The slabcost plugin's markers: "nopl disp32(%rax,%rax,1)" with the
+ * displacement of SLABCOST_BEGIN or SLABCOST_END in slabcost.c.
+ */
+#define SLABCOST_BEGIN_ASM	".byte 0x0f,0x1f,0x84,0x00\n\t.long 0x5ab1c0b1\n\t"
+#define SLABCOST_END_ASM	".byte 0x0f,0x1f,0x84,0x00\n\t.long 0x5ab1c0e1\n\t"
+static unsigned int model_windows;
+module_param_named(window_base, model_windows, uint, 0444);
+MODULE_PARM_DESC(window_base, "plugin windows of the boot before this module's");
+
+/* Open a window if this repetition @r of @reps is the marked one. */
+static bool model_begin(unsigned int r, unsigned int reps)
+{
+	if (!model || r != reps)
+		return false;
+	model_windows++;
+	asm volatile(SLABCOST_BEGIN_ASM ::: "memory");
+	return true;
+}
+
+static void model_end(bool open)
+{
+	if (open)
+		asm volatile(SLABCOST_END_ASM ::: "memory");
+}
+
+static void model_result(const char *group, unsigned int key, u64 ops)
+{
+	if (model)
+		pr_info("slab_bench: model %s %u window=%u ops=%llu\n", group,
+			key, model_windows, ops);
+}
 
 static bool bench_icount;
 /* Fixed cost of a clock read pair, in clock units, and units per insn x 1000. */
@@ -196,13 +245,17 @@ static int bench_fast(bool use_kmalloc)
 		best = U64_MAX;
 		/* Repetition 0 warms up: the first slab comes from the page allocator. */
 		for (r = 0; r <= bench_reps(); r++) {
+			bool w = model_begin(r, bench_reps());
+
 			d = use_kmalloc ? fast_kmalloc_once(bench_sizes[i], iters) :
 					  fast_cache_once(s, iters);
+			model_end(w);
 			if (r)
 				best = min(best, d);
 		}
 		bench_result(use_kmalloc ? "kmalloc" : "fast", bench_sizes[i],
 			     bench_milli_per_op(best, iters));
+		model_result(use_kmalloc ? "kmalloc" : "fast", bench_sizes[i], iters);
 		kmem_cache_destroy(s);
 	}
 	return 0;
@@ -232,12 +285,16 @@ static int bench_allocn(void **objs)
 	for (n = 16; n <= ALLOCN_MAX; n *= 2) {
 		best = U64_MAX;
 		for (r = 0; r <= bench_reps(); r++) {
+			bool w = model_begin(r, bench_reps());
+
 			d = allocn_once(s, objs, n);
+			model_end(w);
 			if (r)
 				best = min(best, d);
 		}
 		/* Cost of one object: its allocation plus its free. */
 		bench_result("allocn", n, bench_milli_per_op(best, n));
+		model_result("allocn", n, n);
 	}
 	kmem_cache_destroy(s);
 	return 0;
@@ -294,12 +351,16 @@ static int bench_many(void **objs)
 		}
 	}
 	for (r = 0; r <= bench_reps(); r++) {
+		bool w = model_begin(r, bench_reps());
+
 		d = many_once(caches, objs);
+		model_end(w);
 		if (r)
 			best = min(best, d);
 	}
 	bench_result("many", MANY_CACHES,
 		     bench_milli_per_op(best, MANY_CACHES * MANY_ROUNDS));
+	model_result("many", MANY_CACHES, MANY_CACHES * MANY_ROUNDS);
 out:
 	while (i--)
 		kmem_cache_destroy(caches[i]);
@@ -322,7 +383,10 @@ static int bench_bulk(void **objs, bool mergeable)
 		loops = DIV_ROUND_UP(bench_icount ? 2000 : 40000, n);
 		best = U64_MAX;
 		for (r = 0; r <= bench_reps(); r++) {
+			bool w = model_begin(r, bench_reps());
+
 			d = bulk_once(s, objs, n, loops);
+			model_end(w);
 			if (r)
 				best = min(best, d);
 		}
@@ -332,6 +396,7 @@ static int bench_bulk(void **objs, bool mergeable)
 		}
 		/* Cost of one object through kmem_cache_alloc_bulk + free_bulk. */
 		bench_result(group, n, bench_milli_per_op(best, (u64)n * loops));
+		model_result(group, n, (u64)n * loops);
 	}
 	kmem_cache_destroy(s);
 	return 0;
@@ -598,6 +663,180 @@ fail:
 	return -ENOMEM;
 }
 
+/* ---- The plugin's own checks (cases=modelcal, model=1) ---- */
+
+/*
+ * Each window is one asm statement between its markers, run with
+ * interrupts off, so that what it executes is known to the instruction:
+ *
+ *   cold    one load from each of CAL_LINES lines no level holds, after a
+ *           sweep of CAL_EVICT_ORDER blocks that puts exactly 32 other lines
+ *           into every set of the modelled L3 (16 ways): a miss at every
+ *           level per load;
+ *   hot     CAL_HOT lines loaded twice, the second pass measured: they fit
+ *           the modelled L1 (4 lines a set of 8 ways), no miss;
+ *   lock, xchg, cx16l, cx16, uplock, irq
+ *           CAL_OPS of each: lock incl, xchg with memory, lock cmpxchg16b,
+ *           cmpxchg16b, "ds incl; ds cmpxchg16b" (a one-CPU boot's
+ *           LOCK_PREFIX, counted as locked), and "pushf; cli; popf; sti;
+ *           cli" (sti's shadow covers the cli that follows, so no
+ *           interrupt gets in);
+ *   vmemmap the first word of each struct page of a 1024-page block: 1024
+ *           vmemmap accesses, on as many distinct lines as the layout puts
+ *           them (1024 with 64-byte pages, 897 or 896 with 56-byte ones).
+ */
+#define CAL_ORDER	10		/* 4 MiB blocks */
+#define CAL_LINES	4096		/* 256 KiB: past the modelled L1 and L2 */
+#define CAL_HOT		256		/* 16 KiB */
+#define CAL_OPS		1000
+#define CAL_EVICT	4		/* 16 MiB: twice the modelled L3 */
+
+#define CAL_LOOP(body)	"1:\n\t" body "dec %[n]\n\tjnz 1b\n\t"
+
+static void modelcal_print(const char *name, const char *fmt, ...)
+{
+	char expect[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(expect, sizeof(expect), fmt, ap);
+	va_end(ap);
+	pr_info("slab_bench: modelcal %s window=%u %s\n", name, model_windows,
+		expect);
+}
+
+#define CAL_READ	CAL_LOOP("mov (%[p]), %%rax\n\tadd $64, %[p]\n\t")
+
+/* Load one word of each of @n lines from @buf on, as a window if @mark. */
+static void cal_read(char *buf, unsigned long n, bool mark)
+{
+	unsigned long p = (unsigned long)buf;
+
+	if (!mark) {
+		asm volatile(CAL_READ : [p] "+r" (p), [n] "+r" (n) : : "rax", "memory", "cc");
+		return;
+	}
+	model_windows++;
+	asm volatile(SLABCOST_BEGIN_ASM CAL_READ SLABCOST_END_ASM
+		     : [p] "+r" (p), [n] "+r" (n) : : "rax", "memory", "cc");
+}
+
+static void modelcal_lines(char *buf, struct page **evict)
+{
+	unsigned int i;
+
+	for (i = 0; i < CAL_EVICT; i++)
+		memset(page_address(evict[i]), i + 1, PAGE_SIZE << CAL_ORDER);
+	cal_read(buf, CAL_LINES, true);
+	modelcal_print("cold", "insn=%u ld=%u st=0 l1m=%u l2m=%u l3m=%u vmm=0",
+		       4 * CAL_LINES, CAL_LINES, CAL_LINES, CAL_LINES, CAL_LINES);
+	cal_read(buf, CAL_HOT, false);
+	cal_read(buf, CAL_HOT, true);
+	modelcal_print("hot", "insn=%u ld=%u st=0 l1m=0", 4 * CAL_HOT, CAL_HOT);
+}
+
+static void modelcal_events(u64 *pair)
+{
+	unsigned long n, flags;
+
+	n = CAL_OPS;
+	model_windows++;
+	asm volatile(SLABCOST_BEGIN_ASM CAL_LOOP("lock incl (%[m])\n\t") SLABCOST_END_ASM
+		     : [n] "+r" (n) : [m] "r" (pair) : "memory", "cc");
+	modelcal_print("lock", "insn=%u locked=%u cx16l=0 cx16=0", 3 * CAL_OPS, CAL_OPS);
+
+	n = CAL_OPS;
+	model_windows++;
+	asm volatile(SLABCOST_BEGIN_ASM CAL_LOOP("xchg %%rax, (%[m])\n\t") SLABCOST_END_ASM
+		     : [n] "+r" (n) : [m] "r" (pair) : "rax", "memory", "cc");
+	modelcal_print("xchg", "insn=%u locked=%u cx16l=0 cx16=0", 3 * CAL_OPS, CAL_OPS);
+
+	n = CAL_OPS;
+	model_windows++;
+	asm volatile(SLABCOST_BEGIN_ASM CAL_LOOP("lock cmpxchg16b (%[m])\n\t") SLABCOST_END_ASM
+		     : [n] "+r" (n) : [m] "r" (pair) : "rax", "rdx", "rbx", "rcx", "memory", "cc");
+	modelcal_print("cx16l", "insn=%u locked=0 cx16l=%u cx16=0", 3 * CAL_OPS, CAL_OPS);
+
+	n = CAL_OPS;
+	model_windows++;
+	asm volatile(SLABCOST_BEGIN_ASM CAL_LOOP("cmpxchg16b (%[m])\n\t") SLABCOST_END_ASM
+		     : [n] "+r" (n) : [m] "r" (pair) : "rax", "rdx", "rbx", "rcx", "memory", "cc");
+	modelcal_print("cx16", "insn=%u locked=0 cx16l=0 cx16=%u", 3 * CAL_OPS, CAL_OPS);
+
+	/* A one-CPU boot's LOCK_PREFIX: the DS prefix the lock became. */
+	n = CAL_OPS;
+	model_windows++;
+	asm volatile(SLABCOST_BEGIN_ASM CAL_LOOP(".byte 0x3e\n\tincl (%[m])\n\t"
+						 ".byte 0x3e\n\tcmpxchg16b (%[m])\n\t")
+		     SLABCOST_END_ASM
+		     : [n] "+r" (n) : [m] "r" (pair) : "rax", "rdx", "rbx", "rcx", "memory", "cc");
+	modelcal_print("uplock", "insn=%u locked=%u cx16l=%u cx16=0", 4 * CAL_OPS, CAL_OPS,
+		       CAL_OPS);
+
+	n = CAL_OPS;
+	local_irq_save(flags);
+	model_windows++;
+	asm volatile(SLABCOST_BEGIN_ASM CAL_LOOP("pushf\n\tcli\n\tpopf\n\tsti\n\tcli\n\t")
+		     SLABCOST_END_ASM : [n] "+r" (n) : : "memory", "cc");
+	local_irq_restore(flags);
+	modelcal_print("irq", "insn=%u pushf=%u popf=%u cli=%u sti=%u locked=0",
+		       7 * CAL_OPS, CAL_OPS, CAL_OPS, 2 * CAL_OPS, CAL_OPS);
+}
+
+static void modelcal_vmemmap(struct page *pages)
+{
+	unsigned long n = 1UL << CAL_ORDER, p = (unsigned long)pages, line, last = 0;
+	unsigned int i, lines = 0;
+
+	for (i = 0; i < n; i++) {
+		line = (unsigned long)&pages[i] >> 6;
+		if (!i || line != last)
+			lines++;
+		last = line;
+	}
+	model_windows++;
+	asm volatile(SLABCOST_BEGIN_ASM CAL_LOOP("mov (%[p]), %%rax\n\tadd %[sz], %[p]\n\t")
+		     SLABCOST_END_ASM
+		     : [p] "+r" (p), [n] "+r" (n) : [sz] "r" (sizeof(struct page))
+		     : "rax", "memory", "cc");
+	modelcal_print("vmemmap", "insn=%lu ld=%lu vmm=%lu vmml=%u struct_page=%zu",
+		       4UL << CAL_ORDER, 1UL << CAL_ORDER, 1UL << CAL_ORDER, lines,
+		       sizeof(struct page));
+}
+
+static int bench_modelcal(void)
+{
+	static u64 pair[2] __aligned(16);
+	struct page *pages, *evict[CAL_EVICT] = { };
+	unsigned long flags;
+	int i, ret = -ENOMEM;
+
+	if (!model) {
+		pr_info("slab_bench: modelcal needs model=1, skipped\n");
+		return 0;
+	}
+	pages = alloc_pages(GFP_KERNEL, CAL_ORDER);
+	for (i = 0; i < CAL_EVICT; i++)
+		evict[i] = alloc_pages(GFP_KERNEL, CAL_ORDER);
+	if (!pages || !evict[CAL_EVICT - 1])
+		goto out;
+	local_irq_save(flags);
+	modelcal_lines(page_address(pages), evict);
+	local_irq_restore(flags);
+	local_irq_save(flags);
+	modelcal_events(pair);
+	modelcal_vmemmap(pages);
+	local_irq_restore(flags);
+	ret = 0;
+out:
+	for (i = 0; i < CAL_EVICT; i++)
+		if (evict[i])
+			__free_pages(evict[i], CAL_ORDER);
+	if (pages)
+		__free_pages(pages, CAL_ORDER);
+	return ret;
+}
+
 /* ---- Driver ---- */
 
 static bool bench_want(const char *name)
@@ -626,6 +865,8 @@ static int __init slab_bench_init(void)
 	objs = vmalloc(ALLOCN_MAX * sizeof(void *));
 	if (!objs)
 		return -ENOMEM;
+	if (!ret && bench_want("modelcal"))
+		ret = bench_modelcal();
 	if (!ret && bench_want("fast"))
 		ret = bench_fast(false);
 	if (!ret && bench_want("kmalloc"))

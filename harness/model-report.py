@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The cost model of make bench: the slabcost plugin's counts, per operation,
+and the cycles harness/costmodel.conf gives them.
+
+usage: model-report.py INDEX COSTS OUT.md
+
+INDEX (bench.sh's build/bench/model/index.tsv) lists one boot a line:
+measure (icount, or dave for Dave Hansen's dd), variant, pass, console log,
+the plugin's counts file and the kernel's System.map, which names the
+functions of the plugin's per-instruction lines.  The console says
+what each window measured and over how many operations ("... window=W
+ops=N"); the counts file has the plugin's counters per window.
+
+Checks, each a failure (exit 1) when it does not hold:
+- every window the guest announced has its counts, and the plugin
+  reported no error;
+- the modelcal windows count exactly what their code executes (the
+  "modelcal NAME window=W counter=expected ..." lines): the model sees what
+  it claims to;
+- two passes of the same kernel give the same counts in every window.
+
+The shell's windows (fork+exec, dd) hold the two marker processes and
+the clock reads besides their case: the "shell null" window of the same
+boot, which holds only those, is taken off them.
+"""
+import bisect
+import re
+import sys
+from collections import defaultdict
+
+KERNELS = ["ours-aligned", "ours-internal", "slub", "slub56", "slab"]
+LABEL = {"ours-aligned": "ours aligned", "ours-internal": "ours internal",
+         "slub": "SLUB", "slub56": "SLUB 56 B", "slab": "SLAB"}
+OURS = "ours-internal"
+STRATEGIES = ["ours-internal", "ours-internal+irqoff", "ours-internal+bitlock",
+              "ours-internal+irqoff-bitlock", "ours-internal+freelist",
+              "ours-internal+freelist-irqoff", "ours-internal+freelist-bitlock", "slub", "slub56"]
+EVENTS = ["locked", "cx16l", "cx16", "pushf", "popf", "cli", "sti"]
+GROUPS = [
+    ("fast", "kmem_cache_alloc + kmem_cache_free, per pair", "object size"),
+    ("kmalloc", "kmalloc + kfree, per pair", "size"),
+    ("allocn", "alloc N then free N, per object", "N"),
+    ("bulk", "kmem_cache_alloc_bulk + free_bulk, per object", "objects"),
+    ("bulkm", "bulk on a mergeable cache, per object", "objects"),
+    ("many", "one object from each of 64 caches, per pair", "caches"),
+    ("net", "UDP over loopback, per datagram", "case"),
+    ("shell", "from the shell (null window taken off), per op", "case"),
+]
+# The targets of make bench that single-CPU figures judge, on the same
+# rows: (name, group, keys or None for all, peers, bound).
+TARGETS = [
+    ("fastpath pair kmem_cache", "fast", None, ("slub", "slub56"), 0.85),
+    ("fastpath pair kmalloc", "kmalloc", None, ("slub", "slub56"), 0.85),
+    ("alloc N / free N", "allocn", None, ("slab",), 1.0),
+    ("bulk >= 16", "bulk", lambda k: int(k) >= 16, ("slub", "slub56"), 0.8),
+    ("bulk 250", "bulk", lambda k: k == "250", ("slab",), 1.0),
+    ("many caches", "many", None, ("slub", "slub56"), 1.0),
+    ("fork+exec", "shell", lambda k: k == "forkexec", ("slub", "slub56"), 1.0),
+]
+
+PC_TOP = 40     # the per-instruction lines of a window (slabcost.c)
+WINDOW_RE = re.compile(r"^BENCH: (?:slab_bench: )?(?:net )?(model|modelcal) (.*?) ?window=(\d+)(.*)$")
+
+
+def load_costs(path):
+    costs, sources, cpu = {}, {}, "?"
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, value, source = (line.split(None, 2) + ["", ""])[:3]
+            if name == "cpu":
+                cpu = source
+                continue
+            costs[name] = float(value)
+            sources[name] = source
+    return cpu, costs, sources
+
+
+def parse_counts(path, problems, where, pcs):
+    """The counters per window; pcs[window] gets the per-instruction lines."""
+    windows, end = {}, None
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if parts[:1] == ["pc"] and len(parts) > 3:
+                    pcs[int(parts[1])].append((int(parts[2], 16), {k: int(v) for k, v in
+                                                                   (x.split("=") for x in parts[3:])}))
+                elif parts[:1] == ["window"]:
+                    windows[int(parts[1])] = {k: int(v) for k, v in
+                                              (p.split("=") for p in parts[2:])}
+                elif line.startswith("slabcost: end"):
+                    end = dict(p.split("=") for p in parts[2:])
+                elif line.startswith("slabcost: error"):
+                    problems.append(f"{where}: {line.strip()}")
+    except OSError as e:
+        problems.append(f"{where}: no plugin counts ({e})")
+        return windows
+    if end is None:
+        problems.append(f"{where}: the plugin's counts end without its end line")
+    elif end.get("errors") != "0":
+        problems.append(f"{where}: the plugin reports {end.get('errors')} error(s)")
+    return windows
+
+
+def parse_console(path, problems, where):
+    """[(kind, label, window, ops or expectations)]"""
+    out = []
+    try:
+        with open(path) as f:
+            lines = f.readlines()
+    except OSError as e:
+        problems.append(f"{where}: no console log ({e})")
+        return out
+    for line in lines:
+        m = WINDOW_RE.match(line.rstrip())
+        if not m:
+            continue
+        kind, label, w, rest = m.group(1), m.group(2), int(m.group(3)), m.group(4)
+        fields = dict(p.split("=", 1) for p in rest.split() if "=" in p)
+        if kind == "modelcal":
+            out.append(("modelcal", label, w, fields))
+            continue
+        if label.startswith("shell "):
+            group, key = "shell", label.split()[1]
+        elif " " in label:
+            group, key = label.split()
+        else:
+            group, key = "net", label
+        ops = int(fields.get("ops") or fields.get("packets") or 0)
+        out.append(("model", (group, key), w, ops))
+    return out
+
+
+def cycles(c, costs):
+    v = c["insn"] * costs["insn"]
+    for e in EVENTS:
+        v += c[e] * costs[e]
+    l1m, l2m, l3m = c["l1m"], c["l2m"], c["l3m"]
+    return v + (l1m - l2m) * costs["l2_hit"] + (l2m - l3m) * costs["l3_hit"] + l3m * costs["dram"]
+
+
+def fmt(v, d=1):
+    return "n/a" if v is None else f"{v:,.{d}f}"
+
+
+class Symbols:
+    """Function names from a System.map, by address."""
+    def __init__(self, path):
+        self.addr, self.name = [], []
+        try:
+            with open(path) as f:
+                rows = [line.split() for line in f]
+        except OSError:
+            rows = []
+        rows = sorted((int(a, 16), n) for a, t, n, *_ in (r + [""] for r in rows if len(r) >= 3)
+                      if t in "tTwW")
+        self.addr = [a for a, _ in rows]
+        self.name = [n for _, n in rows]
+
+    def __call__(self, pc):
+        i = bisect.bisect_right(self.addr, pc) - 1
+        if pc < 0xffffffff00000000:
+            return "(user space)"
+        return self.name[i] if i >= 0 else hex(pc)
+
+
+class Model:
+    def __init__(self, index, costs):
+        self.costs = costs
+        self.problems = []
+        self.cal = defaultdict(list)     # variant -> [(pass, name, ok, detail)]
+        self.raw = {}                    # (measure, variant, pass) -> {window: counters}
+        self.per_op = {}                 # (variant, pass, group, key) -> counters per op
+        self.funcs = {}                  # (measure, variant, group, key) -> {function: counters}
+        with open(index) as f:
+            for line in f:
+                measure, v, run, console, counts, sysmap = line.rstrip("\n").split("\t")
+                self.boot(measure, v, int(run), console, counts, Symbols(sysmap))
+
+    def boot(self, measure, v, run, console, counts, sym):
+        where = f"{measure} {v} pass {run}"
+        pcs = defaultdict(list)
+        wins = parse_counts(counts, self.problems, where, pcs)
+        ann = parse_console(console, self.problems, where)
+        self.raw[(measure, v, run)] = wins
+        if len(ann) != len(wins):
+            self.problems.append(f"{where}: the guest announced {len(ann)} windows, "
+                                 f"the plugin counted {len(wins)}")
+        null = None
+        for kind, label, w, extra in ann:
+            name = label if kind == "modelcal" else " ".join(label)
+            if w not in wins:
+                self.problems.append(f"{where}: window {w} ({name}) has no counts")
+                continue
+            c = wins[w]
+            if kind == "modelcal":
+                bad = [f"{k}={c.get(k)} (expected {e})" for k, e in extra.items()
+                       if k in c and c[k] != int(e)]
+                self.cal[v].append((run, label, not bad, ", ".join(bad)))
+                if bad:
+                    self.problems.append(f"{where}: modelcal {label}: " + ", ".join(bad))
+                continue
+            if label == ("shell", "null"):
+                null = c
+                continue
+            if label[0] == "shell":
+                if null is None:
+                    self.problems.append(f"{where}: shell window {label[1]} before the null window")
+                    continue
+                c = {k: c[k] - null[k] for k in c}
+            if extra:
+                group = label[0] if measure == "icount" else measure
+                self.per_op[(v, run, group, label[1])] = {k: c[k] / extra for k in c}
+                f = defaultdict(lambda: defaultdict(int))
+                for pc, n in pcs.get(w, []):
+                    for k, x in n.items():
+                        f[sym(pc)][k] += x
+                self.funcs[(measure, v, group, label[1])] = (f, extra)
+
+    def get(self, v, group, key, run=1):
+        return self.per_op.get((v, run, group, key))
+
+    def determinism(self):
+        same = diff = 0
+        for (measure, v, run), wins in self.raw.items():
+            other = self.raw.get((measure, v, 2)) if run == 1 else None
+            if other is None:
+                continue
+            for w, c in wins.items():
+                if other.get(w) == c:
+                    same += 1
+                else:
+                    diff += 1
+                    o = other.get(w) or {}
+                    self.problems.append(f"{v}: window {w} differs between passes: " + ", ".join(
+                        f"{k} {c[k]} against {o.get(k)}" for k in c if c[k] != o.get(k)))
+        return same, diff
+
+    def keys(self, group):
+        ks = {k for (_, _, g, k) in self.per_op if g == group}
+        return sorted(ks, key=lambda k: (not k.isdigit(), int(k) if k.isdigit() else 0, k))
+
+
+def functions(m, p, measure, group, key, per, top=12):
+    """The functions with the most L1 misses and struct page accesses in
+    one case's window, per 1/per of its operations (a 4 KiB page of a MiB),
+    on each kernel.  From the plugin's top instructions of the window."""
+    rows = {}
+    for k in KERNELS:
+        got = m.funcs.get((measure, k, group, key))
+        if got:
+            f, ops = got
+            rows[k] = {fn: {x: n / ops / per for x, n in c.items()} for fn, c in f.items()}
+    if not rows:
+        return
+    names = sorted({fn for r in rows.values() for fn in r},
+                   key=lambda fn: -max(r.get(fn, {}).get("l1m", 0) + r.get(fn, {}).get("vmm", 0)
+                                       for r in rows.values()))[:top]
+    p("Where the misses and the struct page accesses are, by function (the plugin's "
+      f"{PC_TOP} busiest instructions of the window; L1 misses / vmemmap accesses / struct page "
+      "lines first touched, per page):")
+    p("")
+    p("| function | " + " | ".join(LABEL[k] for k in rows) + " |")
+    p("|" + " --- |" * (len(rows) + 1))
+    for fn in names:
+        cells = []
+        for k in rows:
+            c = rows[k].get(fn)
+            cells.append("–" if not c else f"{c.get('l1m', 0):.2f} / {c.get('vmm', 0):.2f} / "
+                         f"{c.get('vmml', 0):.3f}")
+        p(f"| {fn} | " + " | ".join(cells) + " |")
+    p("")
+
+
+def report(m, cpu, costs, sources):
+    out = []
+    p = out.append
+    p("# make bench: the cost model")
+    p("")
+    p("The counts are exact: the slabcost TCG plugin (harness/plugin/slabcost.c) counted them "
+      "in the last repetition of each single-CPU case of the icount boots.  The cycles are a "
+      f"**model**, for one named CPU ({cpu}): every instruction one cycle, plus the extra "
+      "cycles below per event, and each data cache miss the full latency of the level that "
+      "serves it, as if nothing overlapped.  Instruction fetch, TLBs, prefetchers, branch "
+      "prediction and out-of-order overlap are not modelled.  Where the two columns disagree, "
+      "the counts say why.")
+    p("")
+    p("| event | extra cycles | source |")
+    p("| --- | --- | --- |")
+    for k, v in costs.items():
+        p(f"| {k} | {v:g} | {sources[k]} |")
+    p("")
+    ncal = sum(len(v) for v in m.cal.values())
+    bad = [(v, r, n, d) for v, lst in m.cal.items() for r, n, ok, d in lst if not ok]
+    p(f"**The model's own checks** (cases=modelcal: 4096 loads of lines no level holds, "
+      f"256 of lines L1 holds, 1000 each of lock incl, xchg, lock cmpxchg16b, cmpxchg16b, "
+      f"DS-prefixed incl and cmpxchg16b (a one-CPU boot's LOCK_PREFIX), "
+      f"pushf/cli/popf/sti, and the first word of 1024 struct pages): {ncal - len(bad)} of "
+      f"{ncal} windows exact" + ("." if not bad else ": " + "; ".join(
+          f"{v} pass {r} {n}: {d}" for v, r, n, d in bad) + "."))
+    p("")
+    same, diff = m.determinism()
+    p(f"**Determinism**: {same} of {same + diff} windows identical in every counter between "
+      "the two passes." if same + diff else "**Determinism**: one pass only, not checked.")
+    p("")
+    for group, title, keyname in GROUPS:
+        keys = m.keys(group)
+        if not keys:
+            continue
+        p(f"## {title}")
+        p("")
+        p("Instructions / modelled cycles per operation.")
+        p("")
+        p("| " + keyname + " | " + " | ".join(LABEL[k] for k in KERNELS) +
+          " | ours / SLUB best, insn | cycles |")
+        p("|" + " --- |" * (len(KERNELS) + 3))
+        for key in keys:
+            row, vals = [key], {}
+            for k in KERNELS:
+                c = m.get(k, group, key)
+                vals[k] = c and (c["insn"], cycles(c, costs))
+                row.append("n/a" if not c else f"{fmt(c['insn'])} / {fmt(vals[k][1])}")
+            peers = [vals[k] for k in ("slub", "slub56") if vals.get(k)]
+            if vals.get(OURS) and peers:
+                row.append(f"{vals[OURS][0] / min(x[0] for x in peers):.3f}")
+                row.append(f"{vals[OURS][1] / min(x[1] for x in peers):.3f}")
+            else:
+                row += ["n/a", "n/a"]
+            p("| " + " | ".join(row) + " |")
+        p("")
+    p("## Events per operation")
+    p("")
+    p("The counts behind the cycles, for one size of each case, per kernel and boot-time "
+      "strategy of ours: Andrew Morton's question, what the double cmpxchg buys, on this model.")
+    p("")
+    picks = [("fast", "256"), ("kmalloc", "256"), ("allocn", "256"), ("bulk", "16"),
+             ("bulk", "64"), ("net", "64x1")]
+    cols = ["insn", "cycles"] + EVENTS + ["l1m", "l2m", "l3m", "vmm", "vmml"]
+    p("| case | kernel | " + " | ".join(cols) + " |")
+    p("|" + " --- |" * (len(cols) + 2))
+    for group, key in picks:
+        for k in STRATEGIES + ["ours-aligned", "slab"]:
+            c = m.get(k, group, key)
+            if not c:
+                continue
+            vals = [fmt(c["insn"]), fmt(cycles(c, costs))] + \
+                [fmt(c[e], 2) for e in cols[2:]]
+            p(f"| {group} {key} | {k} | " + " | ".join(vals) + " |")
+    p("")
+    for group, key, title in (("shell", "dd", "dd of 128 MiB to ramfs (bs=1M), 512 MiB guest"),
+                              ("dave", "dd", "Dave Hansen's dd: 4 GiB to ramfs (bs=1G), 8 GiB guest")):
+        dd = [(k, m.get(k, group, key)) for k in KERNELS]
+        if not any(c for _, c in dd):
+            continue
+        p(f"## {title}, per 4 KiB page")
+        p("")
+        p("| kernel | insn | cycles | vmemmap accesses | struct page lines | L1 misses | L2 misses | L3 misses |")
+        p("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        for k, c in dd:
+            if not c:
+                continue
+            q = {x: c[x] / 256 for x in c}     # per MiB -> per 4 KiB page
+            p(f"| {LABEL[k]} | {fmt(q['insn'])} | {fmt(cycles(q, costs))} | {fmt(q['vmm'], 2)} | "
+              f"{fmt(q['vmml'], 3)} | {fmt(q['l1m'], 2)} | {fmt(q['l2m'], 2)} | {fmt(q['l3m'], 2)} |")
+        p("")
+        functions(m, p, "dave" if group == "dave" else "icount", group, key, 256)
+    p("## The targets on instructions and on modelled cycles")
+    p("")
+    p("| target | row | ours / reference, insn | cycles | met on insn | met on cycles |")
+    p("| --- | --- | --- | --- | --- | --- |")
+    disagree = []
+    for name, group, pick, peers, bound in TARGETS:
+        for key in m.keys(group):
+            if pick and not pick(key):
+                continue
+            o = m.get(OURS, group, key)
+            ref = [m.get(k, group, key) for k in peers]
+            ref = [r for r in ref if r]
+            if not o or not ref:
+                continue
+            ri = o["insn"] / min(r["insn"] for r in ref)
+            rc = cycles(o, costs) / min(cycles(r, costs) for r in ref)
+            oki, okc = ri <= bound, rc <= bound
+            if oki != okc:
+                disagree.append(f"{name} {key}")
+            p(f"| {name} (≤ {bound:g}× {'/'.join(LABEL[k] for k in peers)}) | {key} | {ri:.3f} | "
+              f"{rc:.3f} | {'yes' if oki else '**NO**'} | {'yes' if okc else '**NO**'} |")
+    p("")
+    p("Instructions and modelled cycles disagree on: " + (", ".join(disagree) if disagree
+                                                          else "no row") + ".")
+    p("")
+    if m.problems:
+        p("## Errors")
+        p("")
+        for x in m.problems:
+            p(f"- {x}")
+        p("")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__.splitlines()[2], file=sys.stderr)
+        return 2
+    cpu, costs, sources = load_costs(sys.argv[2])
+    m = Model(sys.argv[1], costs)
+    text = report(m, cpu, costs, sources)
+    with open(sys.argv[3], "w") as f:
+        f.write(text)
+    for x in m.problems:
+        print(f"error: {x}", file=sys.stderr)
+    return 1 if m.problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
