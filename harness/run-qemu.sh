@@ -73,7 +73,12 @@ append="console=ttyS0 panic=-1 oops=panic loglevel=5 no_timer_check harness.suit
 [ -n "$numa" ] && append="$append numa=fake=$numa"
 [ -n "$extra" ] && append="$append $extra"
 
-qemu=(qemu-system-x86_64 -machine q35 -cpu qemu64,+cx16 -m "$mem" -smp "$smp"
+# qemu64's 40 physical address bits end at 1 TiB, and a 1T guest's RAM
+# above 4 GiB, its PCI hole and the 64-bit PCI window go past it ("phys-bits
+# too low (40)"): from 512G up the guest CPU gets 42.
+cpu=qemu64,+cx16
+[ "$mib" -ge $((512 * 1024)) ] && cpu=$cpu,phys-bits=42
+qemu=(qemu-system-x86_64 -machine q35 -cpu "$cpu" -m "$mem" -smp "$smp"
 	-kernel "$kernel" -initrd "$initrd" -nographic -no-reboot)
 # shellcheck disable=SC2206
 [ -n "$icount" ] && qemu+=($icount)
