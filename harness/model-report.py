@@ -156,6 +156,8 @@ class Symbols:
                 rows = [line.split() for line in f]
         except OSError:
             rows = []
+        self.etext = max([int(r[0], 16) for r in rows if len(r) >= 3 and r[2] == "_etext"],
+                         default=None)
         rows = sorted((int(a, 16), n) for a, t, n, *_ in (r + [""] for r in rows if len(r) >= 3)
                       if t in "tTwW")
         self.addr = [a for a, _ in rows]
@@ -165,6 +167,8 @@ class Symbols:
         i = bisect.bisect_right(self.addr, pc) - 1
         if pc < 0xffffffff00000000:
             return "(user space)"
+        if self.etext is not None and pc >= self.etext:
+            return "(a module)"     # slab_bench's loops: not in System.map
         return self.name[i] if i >= 0 else hex(pc)
 
 
@@ -247,8 +251,9 @@ class Model:
 
 def functions(m, p, measure, group, key, per, top=12):
     """The functions with the most L1 misses and struct page accesses in
-    one case's window, per 1/per of its operations (a 4 KiB page of a MiB),
-    on each kernel.  From the plugin's top instructions of the window."""
+    one case's window, per operation over @per (256: per 4 KiB page of a
+    MiB), on each kernel.  From the plugin's top instructions of the
+    window."""
     rows = {}
     for k in KERNELS:
         got = m.funcs.get((measure, k, group, key))
@@ -262,7 +267,7 @@ def functions(m, p, measure, group, key, per, top=12):
                                        for r in rows.values()))[:top]
     p("Where the misses and the struct page accesses are, by function (the plugin's "
       f"{PC_TOP} busiest instructions of the window; L1 misses / vmemmap accesses / struct page "
-      "lines first touched, per page):")
+      f"lines first touched, per {'page' if per == 256 else 'operation'}):")
     p("")
     p("| function | " + " | ".join(LABEL[k] for k in rows) + " |")
     p("|" + " --- |" * (len(rows) + 1))
@@ -332,6 +337,8 @@ def report(m, cpu, costs, sources):
                 row += ["n/a", "n/a"]
             p("| " + " | ".join(row) + " |")
         p("")
+        if group == "many":
+            functions(m, p, "icount", "many", "64", 1)
     p("## Events per operation")
     p("")
     p("The counts behind the cycles, for one size of each case, per kernel and boot-time "
