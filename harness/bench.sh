@@ -193,7 +193,7 @@ args() {
 # and the boot's line in the index (System.map names the functions).
 model_boot() {
 	local m=$1 v=$2 p=$3 pass=$4
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$v" "$pass" "$LOGS/console-bench-$m-$v-$pass.log" \
+	model_index "$m" "$v" "$pass" "$LOGS/console-bench-$m-$v-$pass.log" \
 		"$out/model/$m-$v-$pass.counts" "$BUILD/out/$p/System.map" >>"$out/model/index.tsv"
 	echo "-P $out/model/$m-$v-$pass.counts"
 }

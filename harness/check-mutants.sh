@@ -305,8 +305,8 @@ model_mutant() {
 			echo "window 4 insn=123000000 locked=402000 cx16l=0 cx16=1600 pushf=60300 popf=0 cli=180900 sti=160800 ld=160800000 st=120600000 l1m=8040000 l2m=3819000 l3m=60300 vmm=20100000 vmml=140700"
 			echo "slabcost: end windows=4 errors=0"
 		} >"$dir/counts-$run.txt"
-		printf 'icount\tours-internal\t%s\t%s\t%s\t-\n' $run "$dir/console-$run.log" \
-			"$dir/counts-$run.txt" >>"$dir/index.tsv"
+		model_index icount ours-internal $run "$dir/console-$run.log" \
+			"$dir/counts-$run.txt" - >>"$dir/index.tsv"
 	done
 	"$REPO/harness/model-report.py" "$dir/index.tsv" "$REPO/harness/costmodel.conf" \
 		"$dir/model.md" >"$dir/out.txt" 2>&1 || rc=$?

@@ -131,3 +131,9 @@ config_unmet() {
 		[ "$have" = "$v" ] || echo "$k=$v (got $have)"
 	done
 }
+
+# One boot's line in the index that harness/model-report.py reads, to
+# stdout.  usage: model_index MEASURE VARIANT PASS CONSOLE COUNTS SYSTEM.MAP
+model_index() {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@"
+}

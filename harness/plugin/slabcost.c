@@ -31,7 +31,8 @@
  * The cache: three levels of 64-byte lines, each set-associative with true
  * LRU, every access filling every level (non-inclusive victims are not
  * modelled): L1D 32 KiB 8-way, L2 256 KiB 8-way, L3 8 MiB 16-way, the
- * geometry of the Core i7-4790K (Haswell) of the second seed's figures.
+ * geometry of the Core i7-4790K (Haswell) of the second seed's figures,
+ * as recalled (harness/costmodel.conf says what is unchecked).
  * Instruction fetches, the TLBs, prefetchers and other CPUs are not
  * modelled.  The simulation starts at the first marker, so that the boot
  * before it costs a test per access and no more; it then runs continuously,
@@ -346,14 +347,13 @@ static uint32_t marker_of(const uint8_t *b, size_t n)
  */
 static bool lockable(const uint8_t *b, size_t n)
 {
+	size_t modrm = b[0] == 0x0f ? 2 : 1;
 	unsigned int reg;
 
-	if (n < 2 || (b[b[0] == 0x0f ? 2 : 1] >> 6) == 3)
-		return false;
-	reg = (b[b[0] == 0x0f ? 2 : 1] >> 3) & 7;
+	if (n <= modrm || (b[modrm] >> 6) == 3)
+		return false;			/* no memory operand */
+	reg = (b[modrm] >> 3) & 7;
 	if (b[0] == 0x0f) {
-		if (n < 3)
-			return false;
 		switch (b[1]) {
 		case 0xab: case 0xb3: case 0xbb:	/* bts, btr, btc */
 		case 0xb0: case 0xb1:			/* cmpxchg */
