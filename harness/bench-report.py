@@ -5,7 +5,8 @@ and PNG plots (gnuplot).
 
 results.tsv rows: measure variant run group key value
   measure  icount (guest instructions), tcg (ns), mem (8 GiB boot), plain
-           (icount of the kernels without freelist hardening)
+           (icount of the kernels without freelist hardening); fwd and
+           fwdtcg (IP forwarding) and dave are model-report.py's
   variant  kernel name, +strategy or +nomerge for boot-time variants
 Every figure is a cost: lower is better.
 """
@@ -141,6 +142,8 @@ def check_plans(data, plans):
         if plan.get("forkexec") not in (None, "", "0"):
             want.append(("forkexec", int(plan["forkexec"])))
         want += [("net", c) for c in plan.get("net", "").split(",") if c]
+        if plan.get("fwd") not in (None, "", "0"):
+            want.append(("fwd", "pps"))
         for c in cases:
             want += CASE_FIGURES.get(c, [])
         if "calib" in cases and measure in ICOUNT_MEASURES:

@@ -21,6 +21,16 @@
 #   dave    8 GiB, 1 vCPU, icount and the slabcost plugin: Dave Hansen's
 #           dd, a 4 GiB ramfs file written with bs=1G, on the four kernels
 #           whose struct page differs (not with QUICK).
+#   fwd     Jesper Brouer's IP forwarding, one CPU, one UDP flow (guest/
+#           init, bench_fwd): pktgen out of one virtio-net NIC into a
+#           second, forwarded out of a third (run-qemu.sh -N), the NAPI
+#           skb cache and so kmem_cache_alloc_bulk()/_free_bulk() in the
+#           path.  Icount, 1 vCPU and the plugin, ICOUNT_PASSES passes,
+#           with the calls of the allocator's entry points counted; the
+#           kernels, ours also with slub_frontend=freelist, each with and
+#           without slab_nomerge.
+#   fwdtcg  the same boots in plain TCG, 1 vCPU, FWD_ROUNDS interleaved
+#           rounds (5; 3 with QUICK): packets per second.
 #   mem     8 GiB, 1 vCPU: the boot "Memory:" line, Slab: of /proc/meminfo
 #           after boot, after the module's workload and after a dd to
 #           ramfs, and slab pages per cache of a fixed workload.
@@ -36,7 +46,8 @@
 #           hold in both configurations.  CONFIGS=hardened leaves them out.
 #
 # QUICK=1: one icount pass, 3 TCG rounds of the five kernels without the
-# strategies and slab_nomerge.  ROUNDS= and ICOUNT_PASSES= override.
+# strategies and slab_nomerge (fwd keeps its variants).  ROUNDS=,
+# ICOUNT_PASSES= and FWD_ROUNDS= override.
 # KERNELS="ours-internal slub ..." boots only those (the report then says
 # which targets it could not judge, and fails).
 # Output: build/bench/report.md, build/bench/*.png, build/bench/results.tsv
@@ -87,6 +98,9 @@ net_cases=64x1,64x32,1400x1,1400x32
 net="harness.bench_net=$net_cases harness.bench_net_packets=512 harness.bench_net_reps=7"
 mem_dd_mib=1024		# the 8 GiB guest
 dave_mib=4096		# Dave's dd, the 8 GiB guest
+# IP forwarding: packets per run, runs per boot (after a warm-up run).
+fwd="harness.bench_fwd=16384 harness.bench_fwd_reps=3"
+fwd_rounds=${FWD_ROUNDS:-$([ $quick = 1 ] && echo 3 || echo 5)}
 
 "$REPO/harness/deps.sh"
 for k in $kernels; do
@@ -118,6 +132,8 @@ bench_boot() {
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_forkexec=\([0-9]*\).*/\1/p')" >>"$res"
 	printf '%s\t%s\t%s\tplan\tnet\t%s\n' "$measure" "$variant" "$run" \
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_net=\([^ ]*\).*/\1/p')" >>"$res"
+	printf '%s\t%s\t%s\tplan\tfwd\t%s\n' "$measure" "$variant" "$run" \
+		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_fwd=\([0-9]*\).*/\1/p')" >>"$res"
 	# The report states how many datagrams and runs a figure is of.
 	printf '%s\t%s\t%s\tplan\tnet_packets\t%s\n' "$measure" "$variant" "$run" \
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_net_packets=\([0-9]*\).*/\1/p')" >>"$res"
@@ -140,6 +156,7 @@ bench_boot() {
 		-e 's/^BENCH: forkexec n=\([0-9]*\) ns=\([0-9]*\)$/forkexec\t\1\t\2/p' \
 		-e 's/^BENCH: frag bench_frag_\([0-9]*\) .* pages=\([0-9]*\)$/frag\t\1\t\2/p' \
 		-e 's/^BENCH: net \([0-9]*x[0-9]*\) .* per_packet=\([0-9.]*\)$/net\t\1\t\2/p' \
+		-e 's/^BENCH: fwd pps=\([0-9]*\) .*/fwd\tpps\t\1/p' \
 		"$clog")
 	if grep -q '^BENCH: error\|slab_bench: end ret=[^0]' "$clog"; then
 		log "$measure $variant run $run: the benchmark failed (log: ${clog#$REPO/})"
@@ -176,6 +193,23 @@ nomerge_variants() {
 	done
 }
 
+# The forwarding variants, the seed's table: every kernel, ours with each
+# front end, each with and without slab_nomerge.
+fwd_variants() {
+	local k v p x
+	for k in $kernels; do
+		echo "${k%%:*} ${k#*:} -"
+		case $k in ours-*) echo "${k%%:*}+freelist ${k#*:} slub_frontend=freelist" ;; esac
+	done | while read -r v p x; do
+		echo "$v $p $x"
+		if [ "$x" = - ]; then
+			echo "$v+nomerge $p slab_nomerge"
+		else
+			echo "$v+nomerge $p $x,slab_nomerge"
+		fi
+	done
+}
+
 args() {
 	# The strategy lists use commas so that a variant stays one word.
 	[ "$1" = - ] && return
@@ -190,12 +224,18 @@ args() {
 # counts are known exactly.  model-report.py turns the counts into
 # modelled cycles with harness/costmodel.conf.
 # usage: model_boot MEASURE VARIANT PROFILE PASS: the run-qemu.sh options,
-# and the boot's line in the index (System.map names the functions).
+# and the boot's line in the index (System.map names the functions).  The
+# plugin also counts the calls of the functions of model_calls, per window.
+model_calls="kmem_cache_alloc kmem_cache_free kmem_cache_alloc_bulk kmem_cache_free_bulk
+	__kmalloc __kmalloc_node_track_caller kfree napi_consume_skb __napi_alloc_skb ip_forward"
 model_boot() {
-	local m=$1 v=$2 p=$3 pass=$4
+	local m=$1 v=$2 p=$3 pass=$4 calls=$out/model/calls-$3.txt
 	model_index "$m" "$v" "$pass" "$LOGS/console-bench-$m-$v-$pass.log" \
 		"$out/model/$m-$v-$pass.counts" "$BUILD/out/$p/System.map" >>"$out/model/index.tsv"
-	echo "-P $out/model/$m-$v-$pass.counts"
+	# shellcheck disable=SC2086
+	awk -v want="$(echo $model_calls)" 'BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) f[w[i]] = 1 }
+		$2 ~ /^[Tt]$/ && ($3 in f) { print $1, $3 }' "$BUILD/out/$p/System.map" >"$calls"
+	echo "-P $out/model/$m-$v-$pass.counts -C $calls"
 }
 rm -rf "$out/model"
 mkdir -p "$out/model"
@@ -230,6 +270,26 @@ main_variants | while read -r v p x; do
 	bench_boot dave "$v" "$p" 1 \
 		"harness.bench_mode=icount harness.bench_model=1 harness.bench_dd=$dave_mib harness.bench_dd_bs=1G" \
 		-i -s 1 -m 8G -t 1800 $(model_boot dave "$v" "$p" 1)
+done
+
+# Jesper Brouer's forwarding: the icount boots with the plugin, then the
+# TCG rounds (packets per second), every variant once per round.
+log "fwd: IP forwarding, 1 vCPU, 512M, $passes icount pass(es) with the slabcost plugin"
+for pass in $(seq 1 "$passes"); do
+	fwd_variants | while read -r v p x; do
+		# shellcheck disable=SC2046
+		bench_boot fwd "$v" "$p" "$pass" \
+			"harness.bench_mode=icount harness.bench_model=1 $fwd $(args "$x")" \
+			-i -s 1 -m 512M -t 600 -N $(model_boot fwd "$v" "$p" "$pass")
+	done
+done
+log "fwdtcg: IP forwarding, 1 vCPU, 512M, $fwd_rounds interleaved TCG rounds"
+for round in $(seq 1 "$fwd_rounds"); do
+	fwd_variants | while read -r v p x; do
+		# shellcheck disable=SC2046
+		bench_boot fwdtcg "$v" "$p" "$round" "harness.bench_mode=tcg $fwd $(args "$x")" \
+			-s 1 -m 512M -t 600 -N
+	done
 done
 
 if [ $plain = 1 ]; then
@@ -273,6 +333,6 @@ rc=0
 	--passes "$passes" --dd "$dd_mib" --mem-dd "$mem_dd_mib" --forkexec "$forkexec" || rc=$?
 log "report: ${out#$REPO/}/report.md"
 "$REPO/harness/model-report.py" "$out/model/index.tsv" "$REPO/harness/costmodel.conf" \
-	"$out/model.md" || rc=$?
+	"$out/model.md" "$res" || rc=$?
 log "cost model: ${out#$REPO/}/model.md"
 [ $rc = 0 ] || die "the run is incomplete or its calibration is off: see the errors above"

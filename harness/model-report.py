@@ -3,12 +3,14 @@
 """The cost model of make bench: the slabcost plugin's counts, per operation,
 and the cycles harness/costmodel.conf gives them.
 
-usage: model-report.py INDEX COSTS OUT.md
+usage: model-report.py INDEX COSTS OUT.md [RESULTS.tsv]
 
 INDEX (bench.sh's build/bench/model/index.tsv) lists one boot a line:
 measure (icount, or dave for Dave Hansen's dd), variant, pass, console log,
 the plugin's counts file and the kernel's System.map, which names the
-functions of the plugin's per-instruction lines.  The console says
+functions of the plugin's per-instruction lines (measure fwd: IP
+forwarding, whose table takes its packets per second from bench.sh's
+RESULTS.tsv, the fwdtcg rows).  The console says
 what each window measured and over how many operations ("... window=W
 ops=N"); the counts file has the plugin's counters per window.
 
@@ -18,7 +20,10 @@ Checks, each a failure (exit 1) when it does not hold:
 - the modelcal windows count exactly what their code executes (the
   "modelcal NAME window=W counter=expected ..." lines): the model sees what
   it claims to;
-- two passes of the same kernel give the same counts in every window.
+- two passes of the same kernel give the same counts in every window,
+  the forwarding windows apart: QEMU's NICs run in its main loop, beside
+  the vCPU, so how many frames one NAPI poll finds is not determined by
+  the guest's instructions.  Their spread is reported instead.
 
 Prints "model: E of N modelcal windows exact; S of T windows identical
 between passes" (make check's detail of its model:slabcost row).
@@ -27,6 +32,7 @@ The shell's windows (fork+exec, dd) hold the two marker processes and
 the clock reads besides their case: the "shell null" window of the same
 boot, which holds only those, is taken off them.
 """
+import statistics
 import bisect
 import re
 import sys
@@ -85,8 +91,9 @@ def load_costs(path):
     return cpu, costs, sources
 
 
-def parse_counts(path, problems, where, pcs):
-    """The counters per window; pcs[window] gets the per-instruction lines."""
+def parse_counts(path, problems, where, pcs, calls):
+    """The counters per window; pcs[window] gets the per-instruction lines,
+    calls[window] the calls of the functions the plugin was given."""
     windows, end = {}, None
     try:
         with open(path) as f:
@@ -95,6 +102,9 @@ def parse_counts(path, problems, where, pcs):
                 if parts[:1] == ["pc"] and len(parts) > 3:
                     pcs[int(parts[1])].append((int(parts[2], 16), {k: int(v) for k, v in
                                                                    (x.split("=") for x in parts[3:])}))
+                elif parts[:1] == ["call"] and len(parts) > 2:
+                    calls[int(parts[1])] = {k: int(v) for k, v in
+                                            (x.split("=") for x in parts[2:])}
                 elif parts[:1] == ["window"]:
                     windows[int(parts[1])] = {k: int(v) for k, v in
                                               (p.split("=") for p in parts[2:])}
@@ -186,6 +196,7 @@ class Model:
         self.raw = {}                    # (measure, variant, pass) -> {window: counters}
         self.per_op = {}                 # (variant, pass, group, key) -> counters per op
         self.funcs = {}                  # (measure, variant, group, key) -> {function: counters}
+        self.calls = {}                  # (variant, pass, group, key) -> calls per op
         with open(index) as f:
             for line in f:
                 measure, v, run, console, counts, sysmap = line.rstrip("\n").split("\t")
@@ -196,14 +207,14 @@ class Model:
 
     def boot(self, measure, v, run, console, counts, sym):
         where = f"{measure} {v} pass {run}"
-        pcs = defaultdict(list)
-        wins = parse_counts(counts, self.problems, where, pcs)
+        pcs, calls = defaultdict(list), {}
+        wins = parse_counts(counts, self.problems, where, pcs, calls)
         ann = parse_console(console, self.problems, where)
         self.raw[(measure, v, run)] = wins
         if len(ann) != len(wins):
             self.problems.append(f"{where}: the guest announced {len(ann)} windows, "
                                  f"the plugin counted {len(wins)}")
-        null = None
+        null = null_calls = None
         for kind, label, w, extra in ann:
             name = label if kind == "modelcal" else " ".join(label)
             if w not in wins:
@@ -217,17 +228,20 @@ class Model:
                 if bad:
                     self.problems.append(f"{where}: modelcal {label}: " + ", ".join(bad))
                 continue
+            cw = calls.get(w, {})
             if label == ("shell", "null"):
-                null = c
+                null, null_calls = c, cw
                 continue
             if label[0] == "shell":
                 if null is None:
                     self.problems.append(f"{where}: shell window {label[1]} before the null window")
                     continue
                 c = {k: c[k] - null[k] for k in c}
+                cw = {k: n - null_calls.get(k, 0) for k, n in cw.items()}
             if extra:
                 group = label[0] if measure == "icount" else measure
                 self.per_op[(v, run, group, label[1])] = {k: c[k] / extra for k in c}
+                self.calls[(v, run, group, label[1])] = {k: n / extra for k, n in cw.items()}
                 f = defaultdict(lambda: defaultdict(int))
                 for pc, n in pcs.get(w, []):
                     for k, x in n.items():
@@ -240,6 +254,8 @@ class Model:
     def determinism(self):
         same = diff = 0
         for (measure, v, run), wins in self.raw.items():
+            if measure == "fwd":
+                continue
             other = self.raw.get((measure, v, 2)) if run == 1 else None
             if other is None:
                 continue
@@ -290,7 +306,134 @@ def functions(m, p, measure, group, key, per, top=12):
     p("")
 
 
-def report(m, cpu, costs, sources):
+FWD_KERNELS = ["slub", "slab", "slub56", "ours-aligned", "ours-internal",
+               "ours-aligned+freelist", "ours-internal+freelist"]
+FWD_LABEL = dict(LABEL, **{"ours-aligned+freelist": "ours aligned, freelist front end",
+                           "ours-internal+freelist": "ours internal, freelist front end"})
+FWD_CALLS = ["ip_forward", "__napi_alloc_skb", "kmem_cache_alloc_bulk", "kmem_cache_free_bulk",
+             "kmem_cache_alloc", "kmem_cache_free", "napi_consume_skb", "__kmalloc_node_track_caller",
+             "kfree"]
+
+
+def load_fwd_pps(path):
+    """variant -> [packets per second of each fwdtcg boot] (bench.sh's rows)."""
+    pps = defaultdict(list)
+    if not path:
+        return pps
+    with open(path) as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 6 and parts[0] == "fwdtcg" and parts[3:5] == ["fwd", "pps"]:
+                pps[parts[1]].append(float(parts[5]))
+    return pps
+
+
+def fwd_figures(m, v, costs):
+    """Per forwarded packet, the forwarding runs less the generator's:
+    (insn, cycles, spread of the forwarding runs' insn, calls), each the
+    median over the boot's runs and passes; None without windows."""
+    runs = {"fwd": [], "fwdgen": []}
+    for (var, run, group, key), c in m.per_op.items():
+        if var == v and group == "fwd" and key.split(".")[0] in runs:
+            runs[key.split(".")[0]].append((c, m.calls.get((var, run, group, key), {})))
+    if not runs["fwd"] or not runs["fwdgen"]:
+        return None
+    med = statistics.median
+    f, g = runs["fwd"], runs["fwdgen"]
+    insn = med(c["insn"] for c, _ in f) - med(c["insn"] for c, _ in g)
+    cyc = med(cycles(c, costs) for c, _ in f) - med(cycles(c, costs) for c, _ in g)
+    fi = [c["insn"] for c, _ in f]
+    spread = (max(fi) - min(fi)) / med(fi)
+    calls = {k: med(x.get(k, 0) for _, x in f) - med(x.get(k, 0) for _, x in g) for k in FWD_CALLS}
+    events = {e: med(c[e] for c, _ in f) - med(c[e] for c, _ in g)
+              for e in EVENTS + ["l1m", "l2m", "l3m"]}
+    return insn, cyc, spread, calls, events, len(f)
+
+
+def forwarding(m, p, costs, pps):
+    figs = {}
+    for k in FWD_KERNELS:
+        for v in (k, k + "+nomerge"):
+            figs[v] = fwd_figures(m, v, costs)
+    if not any(figs.values()):
+        return
+    med = statistics.median
+    p("## Jesper Brouer's IP forwarding, one CPU, one UDP flow")
+    p("")
+    p("pktgen sends 64-byte frames (one reused skb) out of one virtio-net NIC into a second on "
+      "the same QEMU hub; the guest forwards them out of a third.  Per forwarded packet: the "
+      "icount instructions and modelled cycles of the forwarding runs, less those of the "
+      "generator alone (the same pktgen out of the third NIC), medians of every run of the "
+      "passes; the TCG packets per second of the forwarding runs (generator included), "
+      "median (min–max) of the interleaved rounds, and the ns per packet they imply.  The "
+      "seed's layout: each allocator against SLUB.")
+    p("")
+    base = figs.get("slub")
+    base_pps = med(pps["slub"]) if pps.get("slub") else None
+    p("| allocator | insn / packet | cycles / packet | spread of runs | TCG pps | "
+      "vs SLUB: insn | cycles | pps | ns |")
+    p("|" + " --- |" * 9)
+    for k in FWD_KERNELS:
+        for v in (k, k + "+nomerge"):
+            f = figs.get(v)
+            if not f:
+                continue
+            q = pps.get(v)
+            cell = (f"{med(q):,.0f} ({min(q):,.0f}–{max(q):,.0f})" if q else "n/a")
+            vs = ["–"] * 4
+            if base and v != "slub":
+                vs[0] = f"{f[0] - base[0]:+,.1f}"
+                vs[1] = f"{f[1] - base[1]:+,.1f}"
+            if q and base_pps and v != "slub":
+                vs[2] = f"{med(q) - base_pps:+,.0f}"
+                vs[3] = f"{1e9 / med(q) - 1e9 / base_pps:+,.2f}"
+            name = FWD_LABEL[k] + (", slab_nomerge" if v != k else "")
+            p(f"| {name} | {fmt(f[0])} | {fmt(f[1])} | {100 * f[2]:.2f}% | {cell} | " +
+              " | ".join(vs) + " |")
+    p("")
+    p("Calls per forwarded packet (the plugin counts each function's first instruction; "
+      "forwarding runs less the generator's): the NAPI skb cache takes its heads from "
+      "kmem_cache_alloc_bulk() and gives them back with kmem_cache_free_bulk().")
+    p("")
+    p("| allocator | " + " | ".join(FWD_CALLS) + " |")
+    p("|" + " --- |" * (len(FWD_CALLS) + 1))
+    for k in FWD_KERNELS:
+        f = figs.get(k)
+        if f:
+            p(f"| {FWD_LABEL[k]} | " + " | ".join(f"{f[3][c]:.3f}" for c in FWD_CALLS) + " |")
+    p("")
+    p("Events per forwarded packet:")
+    p("")
+    cols = EVENTS + ["l1m", "l2m", "l3m"]
+    p("| allocator | " + " | ".join(cols) + " |")
+    p("|" + " --- |" * (len(cols) + 1))
+    for k in FWD_KERNELS:
+        f = figs.get(k)
+        if f:
+            p(f"| {FWD_LABEL[k]} | " + " | ".join(f"{f[4][e]:.2f}" for e in cols) + " |")
+    p("")
+    slab, slub = figs.get("slab"), figs.get("slub")
+    if slab and slub:
+        p("Target: ours ahead of SLAB per packet by at least as much as SLAB is ahead of SLUB "
+          "(SLUB − SLAB ≤ SLAB − ours).")
+        p("")
+        p("| kernel | measure | SLUB − SLAB | SLAB − ours | met |")
+        p("| --- | --- | --- | --- | --- |")
+        for k in FWD_KERNELS[3:]:
+            for v in (k, k + "+nomerge"):
+                o = figs.get(v)
+                ref = figs.get("slab+nomerge" if v != k else "slab")
+                ref_slub = figs.get("slub+nomerge" if v != k else "slub")
+                if not o or not ref or not ref_slub:
+                    continue
+                for i, what in ((0, "insn"), (1, "cycles")):
+                    need, got = ref_slub[i] - ref[i], ref[i] - o[i]
+                    p(f"| {FWD_LABEL[k]}{', slab_nomerge' if v != k else ''} | {what} | "
+                      f"{need:+,.1f} | {got:+,.1f} | {'yes' if got >= need else '**NO**'} |")
+        p("")
+
+
+def report(m, cpu, costs, sources, pps=None):
     out = []
     p = out.append
     p("# make bench: the cost model")
@@ -319,6 +462,15 @@ def report(m, cpu, costs, sources):
     p(f"**Determinism**: {m.same} of {m.same + m.differ} windows identical in every counter "
       "between the two passes." if m.same + m.differ else
       "**Determinism**: one pass only, not checked.")
+    spreads = [f[2] for f in (fwd_figures(m, v, costs) for v in
+                              {v for (v, _, g, _) in m.per_op if g == "fwd"}) if f]
+    if spreads:
+        p("")
+        p("The forwarding windows are left out of that check: QEMU's NICs run in its main "
+          "loop beside the vCPU, so what one NAPI poll finds, and so the instructions per "
+          "packet, are not fixed by the guest.  Their spread (max − min over median of a "
+          f"kernel's forwarding runs) is {100 * min(spreads):.2f}–{100 * max(spreads):.2f}%, "
+          "per kernel in the forwarding table.")
     p("")
     for group, title, keyname in GROUPS:
         keys = m.keys(group)
@@ -383,6 +535,7 @@ def report(m, cpu, costs, sources):
               f"{fmt(q['vmml'], 3)} | {fmt(q['l1m'], 2)} | {fmt(q['l2m'], 2)} | {fmt(q['l3m'], 2)} |")
         p("")
         functions(m, p, "dave" if group == "dave" else "icount", group, key, 256)
+    forwarding(m, p, costs, pps or {})
     p("## The targets on instructions and on modelled cycles")
     p("")
     p("| target | row | ours / reference, insn | cycles | met on insn | met on cycles |")
@@ -418,12 +571,12 @@ def report(m, cpu, costs, sources):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5):
         print(__doc__.splitlines()[2], file=sys.stderr)
         return 2
     cpu, costs, sources = load_costs(sys.argv[2])
     m = Model(sys.argv[1], costs)
-    text = report(m, cpu, costs, sources)
+    text = report(m, cpu, costs, sources, load_fwd_pps(sys.argv[4] if len(sys.argv) == 5 else None))
     with open(sys.argv[3], "w") as f:
         f.write(text)
     print(f"model: {m.cal_exact} of {m.cal_total} modelcal windows exact; {m.same} of "

@@ -53,10 +53,14 @@
  *   pc N 0xADDRESS l1m=... l2m=... l3m=... vmm=... vmml=...
  * for the instructions with the most L1 misses and vmemmap accesses in the
  * window (vmml: the struct page lines that instruction touched first), so
- * that the report can name the functions, and a last
+ * that the report can name the functions, then, with the "calls=" argument,
+ *   call N NAME=COUNT ...
+ * how many times each instruction that file names ran in the window (the
+ * file: "ADDRESS NAME" lines, the first instruction of a function from
+ * System.map, so that a count is the function's calls), and a last
  * "slabcost: end windows=N errors=M" line.  Counts only: the
  * cost model that turns them into cycles is harness/costmodel.conf, applied
- * by bench-report.py.
+ * by model-report.py.
  *
  * The QEMU plugin API is declared in qemu-plugin-v1.h, from the documented
  * interface of QEMU 7.2 (API version 1); qemu_plugin_install() refuses a
@@ -260,6 +264,55 @@ static void pc_report(void)
 		fprintf(out, "pc %u unattributed=%" PRIu64 "\n", windows, pc_lost);
 }
 
+/*
+ * Calls: the instructions named by the "calls=" file, each counted by an
+ * inline add at its translation, per window by difference like total[].
+ */
+#define CALL_MAX 16
+static struct {
+	uint64_t pc;
+	char name[48];
+} call_at[CALL_MAX];
+static uint64_t call_total[CALL_MAX], call_begin[CALL_MAX];
+static unsigned int call_nr;
+
+static int calls_load(const char *path)
+{
+	char line[128];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long pc;
+		char name[48];
+
+		if (sscanf(line, "%llx %47s", &pc, name) != 2)
+			continue;
+		if (call_nr == CALL_MAX) {
+			fclose(f);
+			return -1;
+		}
+		call_at[call_nr].pc = pc;
+		strcpy(call_at[call_nr].name, name);
+		call_nr++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static void calls_report(void)
+{
+	unsigned int i;
+
+	if (!call_nr)
+		return;
+	fprintf(out, "call %u", windows);
+	for (i = 0; i < call_nr; i++)
+		fprintf(out, " %s=%" PRIu64, call_at[i].name, call_total[i] - call_begin[i]);
+	fputc('\n', out);
+}
+
 /* ---- Callbacks ---- */
 
 static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
@@ -295,6 +348,7 @@ static void window_begin(void)
 	in_window = true;
 	windows++;
 	memcpy(at_begin, total, sizeof(total));
+	memcpy(call_begin, call_total, sizeof(call_total));
 	memset(vmm_seen, 0, VMM_LINES / 8);
 	memset(pc_table, 0, sizeof(*pc_table) << PC_BITS);
 	pc_used = 0;
@@ -317,6 +371,7 @@ static void window_end(void)
 		fprintf(out, " %s=%" PRIu64, counter_name[i], total[i] - at_begin[i]);
 	fputc('\n', out);
 	pc_report();
+	calls_report();
 }
 
 static void marker_cb(unsigned int vcpu, void *udata)
@@ -440,6 +495,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		const uint8_t *b = qemu_plugin_insn_data(insn);
 		size_t len = qemu_plugin_insn_size(insn);
 		uint32_t mark = marker_of(b, len);
+		uint64_t pc = qemu_plugin_insn_vaddr(insn);
+		unsigned int c;
 		int ev;
 
 		if (mark) {
@@ -455,9 +512,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_inline(insn,
 								   QEMU_PLUGIN_INLINE_ADD_U64,
 								   &total[ev], 1);
+		for (c = 0; c < call_nr; c++)
+			if (call_at[c].pc == pc)
+				qemu_plugin_register_vcpu_insn_exec_inline(insn,
+									   QEMU_PLUGIN_INLINE_ADD_U64,
+									   &call_total[c], 1);
 		qemu_plugin_register_vcpu_mem_cb(insn, mem_cb, QEMU_PLUGIN_CB_NO_REGS,
-						 QEMU_PLUGIN_MEM_RW,
-						 (void *)(uintptr_t)qemu_plugin_insn_vaddr(insn));
+						 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)pc);
 	}
 }
 
@@ -476,15 +537,23 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 			       int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *calls = NULL;
 	unsigned int l;
 	int i;
 
-	for (i = 0; i < argc; i++)
+	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4))
 			path = argv[i] + 4;
+		else if (!strncmp(argv[i], "calls=", 6))
+			calls = argv[i] + 6;
+	}
 	if (!path) {
-		fprintf(stderr, "slabcost: usage: -plugin slabcost.so,out=FILE\n");
+		fprintf(stderr, "slabcost: usage: -plugin slabcost.so,out=FILE[,calls=FILE]\n");
+		return -1;
+	}
+	if (calls && calls_load(calls)) {
+		fprintf(stderr, "slabcost: cannot read %s, or it names more than %d addresses\n",
+			calls, CALL_MAX);
 		return -1;
 	}
 	if (info->version.min > 1 || info->version.cur < 1) {
