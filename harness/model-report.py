@@ -330,8 +330,9 @@ def load_fwd_pps(path):
 
 def fwd_figures(m, v, costs):
     """Per forwarded packet, the forwarding runs less the generator's:
-    (insn, cycles, spread of the forwarding runs' insn, calls), each the
-    median over the boot's runs and passes; None without windows."""
+    (insn, cycles, spread of the forwarding runs' insn, calls, events,
+    number of forwarding runs), each the median over the boot's runs and
+    passes; None without windows."""
     runs = {"fwd": [], "fwdgen": []}
     for (var, run, group, key), c in m.per_op.items():
         if var == v and group == "fwd" and key.split(".")[0] in runs:
@@ -348,6 +349,17 @@ def fwd_figures(m, v, costs):
     events = {e: med(c[e] for c, _ in f) - med(c[e] for c, _ in g)
               for e in EVENTS + ["l1m", "l2m", "l3m"]}
     return insn, cyc, spread, calls, events, len(f)
+
+
+def fwd_table(p, figs, cols, field, digits):
+    """One row per kernel (default boot) of fwd_figures()'s dict at index field."""
+    p("| allocator | " + " | ".join(cols) + " |")
+    p("|" + " --- |" * (len(cols) + 1))
+    for k in FWD_KERNELS:
+        f = figs.get(k)
+        if f:
+            p(f"| {FWD_LABEL[k]} | " + " | ".join(f"{f[field][c]:.{digits}f}" for c in cols) + " |")
+    p("")
 
 
 def forwarding(m, p, costs, pps):
@@ -392,26 +404,14 @@ def forwarding(m, p, costs, pps):
               " | ".join(vs) + " |")
     p("")
     p("Calls per forwarded packet (the plugin counts each function's first instruction; "
-      "forwarding runs less the generator's): the NAPI skb cache takes its heads from "
-      "kmem_cache_alloc_bulk() and gives them back with kmem_cache_free_bulk().")
+      "forwarding runs less the generator's): the NAPI skb cache refills from "
+      "kmem_cache_alloc_bulk() and, when full, flushes half of itself with "
+      "kmem_cache_free_bulk().")
     p("")
-    p("| allocator | " + " | ".join(FWD_CALLS) + " |")
-    p("|" + " --- |" * (len(FWD_CALLS) + 1))
-    for k in FWD_KERNELS:
-        f = figs.get(k)
-        if f:
-            p(f"| {FWD_LABEL[k]} | " + " | ".join(f"{f[3][c]:.3f}" for c in FWD_CALLS) + " |")
-    p("")
+    fwd_table(p, figs, FWD_CALLS, 3, 3)
     p("Events per forwarded packet:")
     p("")
-    cols = EVENTS + ["l1m", "l2m", "l3m"]
-    p("| allocator | " + " | ".join(cols) + " |")
-    p("|" + " --- |" * (len(cols) + 1))
-    for k in FWD_KERNELS:
-        f = figs.get(k)
-        if f:
-            p(f"| {FWD_LABEL[k]} | " + " | ".join(f"{f[4][e]:.2f}" for e in cols) + " |")
-    p("")
+    fwd_table(p, figs, EVENTS + ["l1m", "l2m", "l3m"], 4, 2)
     slab, slub = figs.get("slab"), figs.get("slub")
     if slab and slub:
         p("Target: ours ahead of SLAB per packet by at least as much as SLAB is ahead of SLUB "
