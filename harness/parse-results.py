@@ -17,9 +17,10 @@ where STATUS is PASS, FAIL or SKIP.  Results are:
     <kind>..." to "HARNESS: expect-splat-end <tag>", holds reports of
     exactly the kinds it lists (see REPORT_KINDS), no more, no fewer; a
     kind written "<kind>?" may appear or not;
-  - every KUnit case (KTAP from debugfs), as kunit:<suite>:<case>; a suite
-    with another number of results than its plan, or without its plan or
-    its closing line, fails;
+  - every KUnit case (KTAP from debugfs), as kunit:<suite>:<case>, a
+    failed one with where its first assertion failed and what it logged
+    there as the detail; a suite with another number of results than its
+    plan, or without its plan or its closing line, fails;
   - every "HARNESS: result STATUS TEST DETAIL" line of a guest script
     (the distribution profile's workload parts, test_meminit);
   - every kselftest result (TAP from run_kselftest.sh), as
@@ -85,6 +86,8 @@ REPORT_KINDS = [
 REPORT_CONTEXT = re.compile(r"^Call Trace:")
 REGION = re.compile(r"^HARNESS: expect-splat-(begin|end)(?: (\S+))?(.*)$")
 
+# KUnit's report of a failed assertion or expectation, in a case's log.
+KUNIT_FAILED = re.compile(r"^\s*# (\S+): (?:ASSERTION|EXPECTATION) FAILED at (\S+)")
 TAP = re.compile(r"^(not ok|ok)\s+\d+\s*(?:-\s*)?([^#]*?)\s*(?:#\s*(\w+)(.*))?$")
 
 
@@ -104,6 +107,8 @@ def parse_kunit(lines, out):
     suite = None
     cases = plan = 0
     ended = False
+    failed = {}
+    last_failed = None
 
     def end_suite():
         # debugfs prints the suite's plan and its closing line whatever
@@ -124,6 +129,7 @@ def parse_kunit(lines, out):
             if suite is not None:
                 end_suite()
             suite, cases, plan, ended = m.group(1), 0, None, False
+            failed.clear()
             continue
         if line.startswith("HARNESS: kunit-end"):
             if suite is not None:
@@ -136,14 +142,29 @@ def parse_kunit(lines, out):
         if m and plan is None:
             plan = int(m.group(1))
             continue
+        m = KUNIT_FAILED.match(line)
+        if m:
+            # The first failure of a case names where it failed; the
+            # lines after it, up to the next comment or result, say what
+            # was expected and the test's message.
+            last_failed = m.group(1) not in failed and m.group(1)
+            failed.setdefault(m.group(1), [m.group(2)])
+            continue
         m = TAP.match(line.strip())
+        if last_failed and not m and not line.lstrip().startswith("#"):
+            if line.strip():
+                failed[last_failed].append(line.strip())
+            continue
+        last_failed = None
         if not m:
             continue
         st = status(m.group(1), m.group(3))
         if raw.startswith((" ", "\t")):
             cases += 1
-            out.append((st, "kunit:%s:%s" % (suite, m.group(2)),
-                        (m.group(4) or "").strip()))
+            detail = (m.group(4) or "").strip()
+            if st == "FAIL" and not detail:
+                detail = " ".join(failed.get(m.group(2), []))[:300]
+            out.append((st, "kunit:%s:%s" % (suite, m.group(2)), detail))
         else:
             ended = True
             if cases == 0 or st == "FAIL":
