@@ -73,17 +73,27 @@ REPORT_KINDS = [
     ("slub-sysfs", re.compile(
         r"^SLUB( \S+)?: (no sysfs directory|no sysfs alias|"
         r"cannot register /sys/kernel/slab)")),
-    # slub_debug reports, in upstream's words (both allocators).
+    # slub_debug reports, in upstream's words (both allocators).  6.12
+    # words a red zone or poison overwrite "[<what> overwritten] ...",
+    # then "BUG <cache> (...): Object corrupt" (OBJECT_CORRUPT).
     ("bug-redzone", re.compile(r"^BUG \S+ \(.*\): .*Redzone overwritten")),
+    ("bug-redzone", re.compile(r"^\[.*Redzone overwritten\] ")),
     ("bug-poison", re.compile(r"^BUG \S+ \(.*\): Poison overwritten")),
+    ("bug-poison", re.compile(r"^\[Poison overwritten\] ")),
     ("bug-double-free", re.compile(
         r"^BUG \S+ \(.*\): (Object already free|"
         r"Slab has \d+ allocated objects but \d+ are to be freed)")),
     ("bug-slab", re.compile(r"^BUG \S+ \(.*\): ")),
+    # 6.12 ends each of those reports with a WARN_ON(1) (object_err(),
+    # __slab_err()), for panic_on_warn.
+    ("slub-warn", re.compile(
+        r"^WARNING: CPU: \d+ PID: \d+ at \S*mm/slub\.c:\d+ (object_err|__slab_err|slab_err)\+")),
     ("fix", re.compile(r"^FIX \S+: ")),
 ]
 # Inside a region, the stack dump that goes with a report is part of it.
 REPORT_CONTEXT = re.compile(r"^Call Trace:")
+# 6.12's header of the object whose bytes the report before it named.
+OBJECT_CORRUPT = re.compile(r"^BUG \S+ \(.*\): Object corrupt$")
 REGION = re.compile(r"^HARNESS: expect-splat-(begin|end)(?: (\S+))?(.*)$")
 
 # KUnit's report of a failed assertion or expectation, in a case's log.
@@ -318,6 +328,7 @@ def parse_console(lines, out):
     splats = []         # (kind, line) outside the regions
     foreign = []
     regions = {}        # tag -> list of problems ("" when it matched)
+    after_bytes = False  # the last report was 6.12's "[... overwritten]"
     kcsan_foreign = foreign_kcsan_reports(lines)
     for i, raw in enumerate(lines):
         line = strip_time(raw.rstrip())
@@ -355,9 +366,13 @@ def parse_console(lines, out):
             continue
         if region and REPORT_CONTEXT.search(line):
             continue
+        if after_bytes and OBJECT_CORRUPT.search(line):
+            after_bytes = False
+            continue
         kind = report_kind(line)
         if not kind:
             continue
+        after_bytes = line.startswith("[")
         if region:
             region[2].setdefault(kind, line)
         else:

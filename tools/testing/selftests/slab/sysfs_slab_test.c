@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "slab_util.h"
 
@@ -96,11 +97,14 @@ static int nr_other;		/* entries neither directory nor link */
 static unsigned long page_size;
 static int max_order = -1;
 static bool slub_debug;		/* CONFIG_SLUB_DEBUG attributes expected */
+static bool usersize;		/* "usersize" attributes expected */
 
 static bool attr_expected(int a)
 {
 	if (a == A_CACHE_DMA)
 		return false;
+	if (a == A_USERSIZE)
+		return usersize;
 	if (a >= FIRST_DEBUG_ATTR)
 		return slub_debug;
 	return true;
@@ -757,6 +761,27 @@ static void test_cpu_partial_write(void)
 	ksft_test_result(ok, "sysfs_cpu_partial_write: %s 0 then %lu\n", cache, old);
 }
 
+/*
+ * 6.1 shows usersize on every cache, 6.12 only with
+ * CONFIG_HARDENED_USERCOPY.  It is all caches or none: up to 6.1 it is
+ * expected, later one cache that has it makes it expected of all.
+ */
+static bool usersize_expected(void)
+{
+	unsigned int major = 0, minor = 0;
+	struct utsname u;
+	unsigned long v;
+	int i;
+
+	if (!uname(&u) && sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
+	    (major < 6 || (major == 6 && minor <= 1)))
+		return true;
+	for (i = 0; i < nr_caches; i++)
+		if (!read_attr_ulong(caches[i].name, "usersize", &v))
+			return true;
+	return false;
+}
+
 int main(void)
 {
 	int err;
@@ -781,6 +806,9 @@ int main(void)
 	if (err)
 		ksft_exit_fail_msg("cannot list %s: %s\n", SLAB_SYSFS_PATH,
 				   strerror(-err));
+	usersize = usersize_expected();
+	ksft_print_msg("usersize attributes %s\n",
+		       usersize ? "expected" : "absent (not expected)");
 	test_entries();
 	test_attributes();
 	test_geometry();
