@@ -28,7 +28,14 @@ for f in "$@"; do
 	frags="$frags $REPO/harness/configs/$f.config"
 done
 
-base=$(base_tree)
+# A tree kind may name its base: pristine@6.12 (lib.sh, BASES).
+kbase=$BASE
+case $kind in
+*@*) kbase=${kind#*@} kind=${kind%@*} ;;
+esac
+[ "$kind" = pristine ] || [ "$kbase" = "$BASE" ] ||
+	die "profile $profile: only a pristine tree can have another base than $BASE"
+base=$(base_tree "$kbase")
 case $kind in
 series)
 	"$REPO/harness/prepare.sh"

@@ -93,11 +93,11 @@ fresh_copy() {
 	git -C "$tree" add -A
 	git -C "$tree" -c user.name=mutants -c user.email=mutants@localhost \
 		commit -q --allow-empty -m "mutant copy"
-	if [ ! -e "$work/build/linux-source-6.1/.harness-unpacked" ] &&
+	if [ ! -e "$work/build/linux-source-$BASE/.harness-unpacked" ] &&
 	   [ -z "${KERNEL_SRC:-}" ]; then
 		base_tree >/dev/null
-		rm -rf "$work/build/linux-source-6.1"
-		cp -al "$BUILD/linux-source-6.1" "$work/build/"
+		rm -rf "$work/build/linux-source-$BASE"
+		cp -al "$BUILD/linux-source-$BASE" "$work/build/"
 	fi
 }
 

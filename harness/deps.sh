@@ -28,7 +28,12 @@ ccache:ccache
 gnuplot-nox:gnuplot
 libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
 "
-[ -n "${KERNEL_SRC:-}" ] || want="$want linux-source-6.1:/usr/src/linux-source-6.1.tar.xz"
+# Every base's source package (lib.sh, BASES), but the one KERNEL_SRC
+# stands in for.
+for v in $BASES; do
+	[ -n "${KERNEL_SRC:-}" ] && [ "$v" = "$BASE" ] && continue
+	want="$want linux-source-$v:/usr/src/linux-source-$v.tar.xz"
+done
 # make series-check: checkpatch's SPDX check runs scripts/spdxcheck.py;
 # harness/doc-check.py parses the kernel-doc output with docutils.
 [ "${1:-}" = series ] && want="$want python3-ply:/usr/lib/python3/dist-packages/ply

@@ -45,10 +45,22 @@ kmake() {
 	make -s -C "$src" O="$out" CC="$(kcc)" HOSTCC=gcc "$@"
 }
 
-# The pristine base tree: $KERNEL_SRC, or Debian's linux-source-6.1 unpacked
-# under build/.  Prints its path.
+# The bases: Debian's linux-source-<V> packages.  BASE is the default
+# one, that of the series tree; a profile names another in its tree
+# column (pristine@6.12, harness/profiles.conf).
+BASES="6.1 6.12"
+BASE=${BASE:-6.1}
+
+# base_tree [V]: the pristine tree of base V (by default $BASE), Debian's
+# linux-source-V unpacked under build/, or $KERNEL_SRC for the default
+# base.  Prints its path.
 base_tree() {
-	if [ -n "${KERNEL_SRC:-}" ]; then
+	local v=${1:-$BASE}
+	case " $BASES " in
+	*" $v "*) ;;
+	*) die "unknown base '$v' (the bases: $BASES)" ;;
+	esac
+	if [ -n "${KERNEL_SRC:-}" ] && [ "$v" = "$BASE" ]; then
 		[ -f "$KERNEL_SRC/Makefile" ] && [ -f "$KERNEL_SRC/mm/slab_common.c" ] ||
 			die "KERNEL_SRC=$KERNEL_SRC is not a Linux source tree"
 		if [ -e "$KERNEL_SRC/.config" ] || [ -d "$KERNEL_SRC/include/config" ]; then
@@ -57,10 +69,10 @@ base_tree() {
 		(cd "$KERNEL_SRC" && pwd)
 		return
 	fi
-	local tarball=/usr/src/linux-source-6.1.tar.xz
-	local dir=$BUILD/linux-source-6.1
+	local tarball=/usr/src/linux-source-$v.tar.xz
+	local dir=$BUILD/linux-source-$v
 	if [ ! -e "$dir/.harness-unpacked" ]; then
-		[ -f "$tarball" ] || die "$tarball missing: install linux-source-6.1"
+		[ -f "$tarball" ] || die "$tarball missing: install linux-source-$v"
 		log "unpacking $tarball" >&2
 		rm -rf "$dir"
 		tar -C "$BUILD" -xf "$tarball" || die "cannot unpack $tarball"
@@ -85,8 +97,11 @@ conf_entry() {
 	conf "$1" | awk -v k="$2" '$1 == k'
 }
 
+# base_version [V]: the kernel version of base_tree V.
 base_version() {
-	make -s -C "$(base_tree)" kernelversion
+	local tree
+	tree=$(base_tree "$@") || exit 1
+	make -s -C "$tree" kernelversion
 }
 
 # A copy of the base tree with harness/trees/NAME.patch applied, in

@@ -469,7 +469,7 @@ def variant_config(variant):
     build of its profile (the second column of its variants file line)
     under $BUILD/out.  Without one no skip rule of it can be judged."""
     if variant in _configs:
-        return _configs[variant]
+        return _configs[variant][0]
     path = os.environ.get("BOOT_CONFIG")
     if not path:
         here = os.path.dirname(os.path.abspath(__file__))
@@ -482,20 +482,30 @@ def variant_config(variant):
                      "BOOT_CONFIG is not set" % variant)
     try:
         with open(path) as f:
-            opts = set(m.group(1) for m in
-                       (re.match(r"(CONFIG_\w+)=[ym]$", line.strip()) for line in f) if m)
+            text = f.read()
     except OSError as e:
         sys.exit("parse-results.py: the config of %s: %s" % (variant, e))
-    _configs[variant] = opts
-    return opts
+    opts = set(re.findall(r"^(CONFIG_\w+)=[ym]$", text, re.M))
+    # Kconfig's header names the kernel: "# Linux/x86 6.12.118 Kernel
+    # Configuration".
+    m = re.search(r"^# Linux/\S+ (\S+) Kernel Configuration", text, re.M)
+    _configs[variant] = (opts, m.group(1) if m else "unknown")
+    return _configs[variant][0]
+
+
+def variant_base(variant):
+    """The kernel version the variant's kernel was configured from."""
+    variant_config(variant)
+    return _configs[variant][1]
 
 
 def term_matches(variant, term):
     """One term of a manifest variant list: a glob over the variant's
     name, "nodes=N" (it boots with N memory nodes: numa=fake=N, or 1),
     "cmdline:GLOB" (a word of its extra command line matches GLOB), or
-    "config:CONFIG_X" (its kernel has CONFIG_X, y or m) and
-    "config:CONFIG_X=n" (it has not)."""
+    "config:CONFIG_X" (its kernel has CONFIG_X, y or m),
+    "config:CONFIG_X=n" (it has not) and "base:V" (its kernel is Linux V,
+    V.x or V-x: base:6.12 is 6.12.118, not 6.1)."""
     if term.startswith("nodes="):
         return variant_boot(variant)[0] == int(term[6:])
     if term.startswith("cmdline:"):
@@ -505,6 +515,9 @@ def term_matches(variant, term):
         if val not in ("", "n") or not opt.startswith("CONFIG_"):
             sys.exit("parse-results.py: bad manifest term %s" % term)
         return (opt in variant_config(variant)) == (val == "")
+    if term.startswith("base:"):
+        v = variant_base(variant)
+        return v == term[5:] or v.startswith((term[5:] + ".", term[5:] + "-"))
     return fnmatch.fnmatchcase(variant, term)
 
 
