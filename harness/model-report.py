@@ -32,9 +32,9 @@ The shell's windows (fork+exec, dd) hold the two marker processes and
 the clock reads besides their case: the "shell null" window of the same
 boot, which holds only those, is taken off them.
 """
-import statistics
 import bisect
 import re
+import statistics
 import sys
 from collections import defaultdict
 
@@ -362,11 +362,12 @@ def fwd_table(p, figs, cols, field, digits):
     p("")
 
 
-def forwarding(m, p, costs, pps):
-    figs = {}
-    for k in FWD_KERNELS:
-        for v in (k, k + "+nomerge"):
-            figs[v] = fwd_figures(m, v, costs)
+def fwd_all(m, costs):
+    """fwd_figures() of every forwarding variant, by variant."""
+    return {v: fwd_figures(m, v, costs) for k in FWD_KERNELS for v in (k, k + "+nomerge")}
+
+
+def forwarding(m, p, costs, pps, figs):
     if not any(figs.values()):
         return
     med = statistics.median
@@ -462,8 +463,8 @@ def report(m, cpu, costs, sources, pps=None):
     p(f"**Determinism**: {m.same} of {m.same + m.differ} windows identical in every counter "
       "between the two passes." if m.same + m.differ else
       "**Determinism**: one pass only, not checked.")
-    spreads = [f[2] for f in (fwd_figures(m, v, costs) for v in
-                              {v for (v, _, g, _) in m.per_op if g == "fwd"}) if f]
+    figs = fwd_all(m, costs)
+    spreads = [f[2] for f in figs.values() if f]
     if spreads:
         p("")
         p("The forwarding windows are left out of that check: QEMU's NICs run in its main "
@@ -535,7 +536,7 @@ def report(m, cpu, costs, sources, pps=None):
               f"{fmt(q['vmml'], 3)} | {fmt(q['l1m'], 2)} | {fmt(q['l2m'], 2)} | {fmt(q['l3m'], 2)} |")
         p("")
         functions(m, p, "dave" if group == "dave" else "icount", group, key, 256)
-    forwarding(m, p, costs, pps or {})
+    forwarding(m, p, costs, pps or {}, figs)
     p("## The targets on instructions and on modelled cycles")
     p("")
     p("| target | row | ours / reference, insn | cycles | met on insn | met on cycles |")

@@ -75,7 +75,7 @@ REPORT_KINDS = [
         r"cannot register /sys/kernel/slab)")),
     # slub_debug reports, in upstream's words (both allocators).  6.12
     # words a red zone or poison overwrite "[<what> overwritten] ...",
-    # then "BUG <cache> (...): Object corrupt" (OBJECT_CORRUPT).
+    # then "BUG <cache> (...): Object corrupt" (REPORT_CONTEXT).
     ("bug-redzone", re.compile(r"^BUG \S+ \(.*\): .*Redzone overwritten")),
     ("bug-redzone", re.compile(r"^\[.*Redzone overwritten\] ")),
     ("bug-poison", re.compile(r"^BUG \S+ \(.*\): Poison overwritten")),
@@ -84,16 +84,14 @@ REPORT_KINDS = [
         r"^BUG \S+ \(.*\): (Object already free|"
         r"Slab has \d+ allocated objects but \d+ are to be freed)")),
     ("bug-slab", re.compile(r"^BUG \S+ \(.*\): ")),
-    # 6.12 ends each of those reports with a WARN_ON(1) (object_err(),
-    # __slab_err()), for panic_on_warn.
-    ("slub-warn", re.compile(
-        r"^WARNING: CPU: \d+ PID: \d+ at \S*mm/slub\.c:\d+ (object_err|__slab_err|slab_err)\+")),
     ("fix", re.compile(r"^FIX \S+: ")),
 ]
-# Inside a region, the stack dump that goes with a report is part of it.
-REPORT_CONTEXT = re.compile(r"^Call Trace:")
-# 6.12's header of the object whose bytes the report before it named.
-OBJECT_CORRUPT = re.compile(r"^BUG \S+ \(.*\): Object corrupt$")
+# Inside a region, what goes with a report is part of it: its stack dump,
+# and on 6.12 the header of the object whose bytes a "[... overwritten]"
+# line named and the WARN_ON(1) that ends object_err() and __slab_err().
+REPORT_CONTEXT = re.compile(
+    r"^Call Trace:|^BUG \S+ \(.*\): Object corrupt$|"
+    r"^WARNING: CPU: \d+ PID: \d+ at \S*mm/slub\.c:\d+ (object_err|__slab_err|slab_err)\+")
 REGION = re.compile(r"^HARNESS: expect-splat-(begin|end)(?: (\S+))?(.*)$")
 
 # KUnit's report of a failed assertion or expectation, in a case's log.
@@ -328,7 +326,6 @@ def parse_console(lines, out):
     splats = []         # (kind, line) outside the regions
     foreign = []
     regions = {}        # tag -> list of problems ("" when it matched)
-    after_bytes = False  # the last report was 6.12's "[... overwritten]"
     kcsan_foreign = foreign_kcsan_reports(lines)
     for i, raw in enumerate(lines):
         line = strip_time(raw.rstrip())
@@ -366,13 +363,9 @@ def parse_console(lines, out):
             continue
         if region and REPORT_CONTEXT.search(line):
             continue
-        if after_bytes and OBJECT_CORRUPT.search(line):
-            after_bytes = False
-            continue
         kind = report_kind(line)
         if not kind:
             continue
-        after_bytes = line.startswith("[")
         if region:
             region[2].setdefault(kind, line)
         else:

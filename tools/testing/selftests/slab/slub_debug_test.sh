@@ -256,9 +256,7 @@ before=$(dmesg | wc -l)
 # other may appear (KERN_ERR, so that a quiet console shows the marker):
 # a red zone overwrite, caught on free, and without KASAN a write after
 # free, caught by validation, and a refused double free.
-# 6.12 follows each report with a WARNING from the report itself
-# (slub-warn), which 6.1 does not.
-expect="bug-redzone fix slub-warn?"
+expect="bug-redzone fix"
 if [ $kasan = 1 ]; then
 	# KASAN reports the double free.  Its quarantine decides when the
 	# slab checks see the other freed objects, if at all ("kind?": may
