@@ -521,9 +521,9 @@ static __always_inline bool slab_pair_commit_cmpxchg(struct slab *slab,
 	unsigned long *pair = slab_pair_words(slab);
 	bool done;
 
-	done = cmpxchg_double(&pair[0], &pair[1],
-			      (unsigned long)old->freelist, old->cnt.word,
-			      (unsigned long)new->freelist, new->cnt.word);
+	done = slub_pair_cmpxchg(pair, (unsigned long)old->freelist,
+				 old->cnt.word, (unsigned long)new->freelist,
+				 new->cnt.word);
 	slab_pair_count_cmpxchg(slab, done);
 	return done;
 }
@@ -740,15 +740,11 @@ static void slab_pages_free(struct kmem_cache *cache, struct slab *slab)
 	struct page *page = slab_page(slab);
 
 	__slab_clear_pfmemalloc(slab);
-	/* The shifted pair's counters overlay _mapcount: no bad page. */
-	page_mapcount_reset(page);
 	slab_folio(slab)->mapping = NULL;
 	/* ->mapping overlays ->slab_cache: clear it before PG_slab. */
 	smp_wmb();
 	__folio_clear_slab(slab_folio(slab));
-	if (current->reclaim_state)
-		current->reclaim_state->reclaimed_slab += (1UL << order);
-	unaccount_slab(slab, order, cache);
+	slub_pages_unaccount(cache, slab, order);
 	__free_pages(page, order);
 }
 
@@ -781,9 +777,9 @@ static void *obj_setup(struct kmem_cache *cache, void *obj)
 {
 	obj = kasan_init_slab_obj(cache, obj);
 	if (unlikely(cache->ctor)) {
-		kasan_unpoison_object_data(cache, obj);
+		slub_kasan_ctor_begin(cache, obj);
 		cache->ctor(obj);
-		kasan_poison_object_data(cache, obj);
+		slub_kasan_ctor_end(cache, obj);
 	}
 	return obj;
 }
@@ -866,7 +862,7 @@ struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp, int node)
 	p.cnt.objects = oo_objects(oo);
 	slab_pair_set(slab, &p);
 	slab_pair_count_new(slab);
-	account_slab(slab, oo_order(oo), cache, gfp);
+	slub_pages_account(cache, slab, oo_order(oo), gfp);
 	kasan_poison_slab(slab);
 	if (slub_debug_cache(cache))
 		slub_debug_slab_init(cache, slab);
@@ -1384,9 +1380,8 @@ redo:
 	/* A bad pointer is examined and reported under the lock. */
 	if (unlikely(!fp_plausible(cache, obj, next)))
 		return NULL;
-	if (unlikely(!this_cpu_cmpxchg_double(cache->cpu_slab->freelist,
-					      cache->cpu_slab->tid,
-					      obj, tid, next, tid_next(tid)))) {
+	if (unlikely(!slub_cpu_pair_cmpxchg(cache, obj, tid, next,
+					    tid_next(tid)))) {
 		stat(cache, CMPXCHG_DOUBLE_CPU_FAIL);
 		goto redo;
 	}
@@ -1506,70 +1501,6 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *cache,
 		obj_wipe_freeptr(cache, obj);
 	}
 	return obj_post_alloc(cache, objcg, gfp, obj);
-}
-
-/**
- * kmem_cache_alloc - allocate an object
- * @cache: the cache
- * @gfpflags: allocation flags
- *
- * Return: a pointer to the object or NULL.
- */
-void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t gfpflags)
-{
-	void *ret = slab_alloc_node(cache, NULL, gfpflags, NUMA_NO_NODE,
-				    cache->object_size, 0);
-
-	trace_kmem_cache_alloc(_RET_IP_, ret, cache, gfpflags, NUMA_NO_NODE);
-	return ret;
-}
-EXPORT_SYMBOL(kmem_cache_alloc);
-
-/**
- * kmem_cache_alloc_lru - allocate an object charged to a list_lru
- * @cache: the cache
- * @lru: the list_lru the object will go on (memcg aware)
- * @gfpflags: allocation flags
- *
- * Return: a pointer to the object or NULL.
- */
-void *kmem_cache_alloc_lru(struct kmem_cache *cache, struct list_lru *lru,
-			   gfp_t gfpflags)
-{
-	void *ret = slab_alloc_node(cache, lru, gfpflags, NUMA_NO_NODE,
-				    cache->object_size, 0);
-
-	trace_kmem_cache_alloc(_RET_IP_, ret, cache, gfpflags, NUMA_NO_NODE);
-	return ret;
-}
-EXPORT_SYMBOL(kmem_cache_alloc_lru);
-
-/**
- * kmem_cache_alloc_node - allocate an object on a node
- * @cache: the cache
- * @gfpflags: allocation flags
- * @node: the preferred node, or NUMA_NO_NODE
- *
- * The object comes from @node when it has memory, else from any node.
- *
- * Return: a pointer to the object or NULL.
- */
-void *kmem_cache_alloc_node(struct kmem_cache *cache, gfp_t gfpflags, int node)
-{
-	void *ret = slab_alloc_node(cache, NULL, gfpflags, node,
-				    cache->object_size, 0);
-
-	trace_kmem_cache_alloc(_RET_IP_, ret, cache, gfpflags, node);
-	return ret;
-}
-EXPORT_SYMBOL(kmem_cache_alloc_node);
-
-/* kmalloc backend, see mm/slab_common.c. */
-void *__kmem_cache_alloc_node(struct kmem_cache *cache, gfp_t gfpflags,
-			      int node, size_t orig_size,
-			      unsigned long caller)
-{
-	return slab_alloc_node(cache, NULL, gfpflags, node, orig_size, caller);
 }
 
 /* ---- Free paths ---- */
@@ -1714,10 +1645,8 @@ redo:
 		return;
 	}
 	obj_set_next(cache, tail, freelist);
-	if (unlikely(!this_cpu_cmpxchg_double(cache->cpu_slab->freelist,
-					      cache->cpu_slab->tid,
-					      freelist, tid, head,
-					      tid_next(tid)))) {
+	if (unlikely(!slub_cpu_pair_cmpxchg(cache, freelist, tid, head,
+					    tid_next(tid)))) {
 		stat(cache, CMPXCHG_DOUBLE_CPU_FAIL);
 		goto redo;
 	}
@@ -1744,7 +1673,7 @@ static __always_inline bool obj_free_hooks(struct kmem_cache *cache, void *x,
 		memset((char *)kasan_reset_tag(x) + cache->inuse, 0,
 		       cache->size - cache->inuse - cache->red_left_pad);
 	}
-	return kasan_slab_free(cache, x, init);
+	return slub_kasan_free(cache, x, init);
 }
 
 static __always_inline bool want_wipe(struct kmem_cache *cache, void *x)
@@ -1843,19 +1772,6 @@ void kmem_cache_free(struct kmem_cache *cache, void *x)
 	slab_free_one(cache, slab, x, 0);
 }
 EXPORT_SYMBOL(kmem_cache_free);
-
-/* kfree backend, see mm/slab_common.c. */
-void __kmem_cache_free(struct kmem_cache *cache, void *x, unsigned long caller)
-{
-	slab_free_one(cache, virt_to_slab(x), x, caller);
-}
-
-/* kfree() backend for a slab kfree() has already looked up. */
-void __kmem_cache_free_slab(struct kmem_cache *cache, struct slab *slab,
-			    void *x, unsigned long caller)
-{
-	slab_free_one(cache, slab, x, caller);
-}
 
 #ifdef CONFIG_KASAN_GENERIC
 /* Final free of an object leaving the KASAN quarantine: no hooks. */
@@ -2192,19 +2108,12 @@ static size_t bulk_alloc_debug(struct kmem_cache *cache, gfp_t flags,
 	return i;
 }
 
-/**
- * kmem_cache_alloc_bulk - allocate several objects
- * @cache: the cache
- * @flags: allocation flags
- * @size: number of objects wanted
- * @p: array receiving the objects
- *
- * All objects or none.  Interrupts must be enabled by the caller.
- *
- * Return: @size on success, 0 on failure.
+/*
+ * kmem_cache_alloc_bulk() of each base (mm/slub_entry.c).  Inlined
+ * there, so _RET_IP_ is that of its caller.
  */
-int kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t flags, size_t size,
-			  void **p)
+static __always_inline int slub_alloc_bulk(struct kmem_cache *cache,
+					   gfp_t flags, size_t size, void **p)
 {
 	struct obj_cgroup *objcg = NULL;
 	size_t done;
@@ -2253,7 +2162,9 @@ int kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t flags, size_t size,
 	kmem_cache_free_bulk(cache, done, p);
 	return 0;
 }
-EXPORT_SYMBOL(kmem_cache_alloc_bulk);
+
+/* The entry points, in the form of the base (mm/slub_base.h). */
+#include "slub_entry.c"
 
 #ifdef CONFIG_SLUB_ENGINE_KUNIT_TEST
 /* The KUnit suite reaches the static internals from inside this file. */

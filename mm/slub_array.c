@@ -1385,12 +1385,6 @@ static unsigned long array_shrink_scan(struct shrinker *shrinker,
 	return before > after ? before - after : 0;
 }
 
-static struct shrinker array_shrinker = {
-	.count_objects = array_shrink_count,
-	.scan_objects = array_shrink_scan,
-	.seeks = DEFAULT_SEEKS,
-};
-
 /* ---- Reaping idle arrays ---- */
 
 static void array_reap(struct work_struct *work);
@@ -1484,7 +1478,8 @@ void __init array_init_late(void)
 		array_cache_setup(cache);
 	WRITE_ONCE(arrays_ready, true);
 	mutex_unlock(&slab_mutex);
-	if (register_shrinker(&array_shrinker, "slub-arrays"))
+	if (!slub_shrinker_register(array_shrink_count, array_shrink_scan,
+				    "slub-arrays"))
 		pr_warn("SLUB: no shrinker for the cpu arrays: only the reaper empties them\n");
 	queue_delayed_work(system_unbound_wq, &array_reap_work,
 			   round_jiffies_relative(ARRAY_REAP_INTERVAL));

@@ -37,10 +37,13 @@ static int kta_init(struct kunit *test)
 	if (!ctx)
 		return -ENOMEM;
 	test->priv = ctx;
-	/* Unmergeable, and no debug cache whatever slub_debug= says. */
+	/*
+	 * Unmergeable (SLUB_NO_MERGE or the usercopy region, whichever the
+	 * base honours), and no debug cache whatever slub_debug= says.
+	 */
 	ctx->cache = kmem_cache_create_usercopy("slub_array_test", 256, 0,
-						SLAB_NO_USER_FLAGS, 0, 256,
-						NULL);
+						SLAB_NO_USER_FLAGS |
+						SLUB_NO_MERGE, 0, 256, NULL);
 	if (!ctx->cache)
 		return -ENOMEM;
 	cpu = raw_smp_processor_id();
@@ -578,7 +581,7 @@ static void kta_shrinker(struct kunit *test)
 
 	kta_fill_depot(test, 0);
 	for (i = 0; i < 50 && freed == SHRINK_STOP; i++) {
-		freed = array_shrink_scan(&array_shrinker, &sc);
+		freed = array_shrink_scan(NULL, &sc);
 		if (freed == SHRINK_STOP)
 			msleep(20);
 	}

@@ -41,8 +41,8 @@ __setup("slub_min_order=", param_min_order);
 static int __init param_max_order(char *arg)
 {
 	param_uint(arg, &slub_max_order);
-	if (slub_max_order >= MAX_ORDER)
-		slub_max_order = MAX_ORDER - 1;
+	if (slub_max_order >= SLUB_NR_ORDERS)
+		slub_max_order = SLUB_NR_ORDERS - 1;
 	return 1;
 }
 __setup("slub_max_order=", param_max_order);
@@ -102,8 +102,8 @@ static int slab_order_for(unsigned int size)
 	order = order_search(size, 1, slub_max_order, 1);
 	if (order <= slub_max_order)
 		return order;
-	order = order_search(size, 1, MAX_ORDER, 1);
-	if (order < MAX_ORDER)
+	order = order_search(size, 1, SLUB_NR_ORDERS, 1);
+	if (order < SLUB_NR_ORDERS)
 		return order;
 	return -EINVAL;
 }
@@ -145,6 +145,8 @@ static unsigned int slot_layout(struct kmem_cache *cache, slab_flags_t flags)
 #ifdef CONFIG_SLUB_DEBUG
 	if (flags & SLAB_STORE_USER)
 		size += 2 * sizeof(struct slub_track);
+	if (slub_kmalloc_redzone(flags))
+		size += sizeof(unsigned long);	/* the requested size */
 #endif /* CONFIG_SLUB_DEBUG */
 
 	kasan_cache_create(cache, &size, &cache->flags);
@@ -170,7 +172,7 @@ bool slub_cache_layout(struct kmem_cache *cache)
 	 * Refused; kmem_cache_create() reports it.
 	 */
 	if (!cache->object_size ||
-	    cache->object_size > (PAGE_SIZE << (MAX_ORDER - 1)))
+	    cache->object_size > (PAGE_SIZE << (SLUB_NR_ORDERS - 1)))
 		return false;
 	size = slot_layout(cache, flags);
 
@@ -259,8 +261,7 @@ void *fixup_red_left(struct kmem_cache *cache, void *p)
 
 #ifndef CONFIG_SLUB_DEBUG
 /* Without mm/slub_debug.c there is no slub_debug= to add flags. */
-slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
-			      const char *name)
+slab_flags_t slub_cache_flags(slab_flags_t flags, const char *name)
 {
 	return flags;
 }

@@ -175,7 +175,7 @@ static int __init param_slub_debug(char *str)
 		if (b.caches) {
 			lists = true;
 			if (b.flags & SLAB_STORE_USER)
-				stack_depot_want_early_init();
+				slub_stack_depot_early_init();
 		} else {
 			global = b.flags;
 			global_set = true;
@@ -189,7 +189,7 @@ static int __init param_slub_debug(char *str)
 	}
 	slub_debug_flags = global;
 	if (global & SLAB_STORE_USER)
-		stack_depot_want_early_init();
+		slub_stack_depot_early_init();
 	if (global || slub_debug_lists)
 		static_branch_enable(&slub_debug_enabled);
 	else
@@ -202,8 +202,7 @@ static int __init param_slub_debug(char *str)
 __setup("slub_debug", param_slub_debug);
 
 /**
- * kmem_cache_flags - add the slub_debug= flags of a cache
- * @object_size: size of the objects (unused: no size-based policy)
+ * slub_cache_flags - add the slub_debug= flags of a cache
  * @flags: the flags the cache was created with
  * @name: the cache's name
  *
@@ -213,8 +212,7 @@ __setup("slub_debug", param_slub_debug);
  *
  * Return: the flags to create the cache with.
  */
-slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
-			      const char *name)
+slab_flags_t slub_cache_flags(slab_flags_t flags, const char *name)
 {
 	slab_flags_t global = slub_debug_flags;
 	struct debug_block b;
@@ -262,6 +260,12 @@ static inline unsigned int tracks_offset(const struct kmem_cache *cache)
 	return cache->inuse + (fp_outside(cache) ? sizeof(void *) : 0);
 }
 
+/* Offset from the object of the requested size, past the tracks. */
+static inline unsigned int kmalloc_size_offset(const struct kmem_cache *cache)
+{
+	return tracks_offset(cache) + 2 * sizeof(struct slub_track);
+}
+
 /* Offset from the object of the padding checked under SLAB_POISON. */
 static unsigned int padding_offset(struct kmem_cache *cache)
 {
@@ -269,7 +273,61 @@ static unsigned int padding_offset(struct kmem_cache *cache)
 
 	if (cache->flags & SLAB_STORE_USER)
 		off += 2 * sizeof(struct slub_track);
-	return off + kasan_metadata_size(cache);
+	if (slub_kmalloc_redzone(cache->flags))
+		off += sizeof(unsigned long);
+	return off + slub_kasan_metadata_size(cache);
+}
+
+/*
+ * The size the allocation of @obj asked for: object_size unless a
+ * kmalloc said less (slub_debug_kmalloc_size()).
+ */
+static unsigned int kmalloc_size_get(struct kmem_cache *cache, void *obj)
+{
+	unsigned long size;
+
+	if (!slub_kmalloc_redzone(cache->flags))
+		return cache->object_size;
+	meta_access_begin();
+	size = *(unsigned long *)(kasan_reset_tag(obj) + kmalloc_size_offset(cache));
+	meta_access_end();
+	return min_t(unsigned long, size, cache->object_size);
+}
+
+static void kmalloc_size_set(struct kmem_cache *cache, void *obj,
+			     unsigned long size)
+{
+	if (!slub_kmalloc_redzone(cache->flags))
+		return;
+	meta_access_begin();
+	*(unsigned long *)(kasan_reset_tag(obj) + kmalloc_size_offset(cache)) = size;
+	meta_access_end();
+}
+
+/**
+ * slub_debug_kmalloc_size - record the size a kmalloc asked for
+ * @cache: a debug cache
+ * @obj: the object just allocated, or NULL
+ * @size: the bytes asked for
+ *
+ * In a kmalloc cache with red zones and tracks, the bytes of @obj past
+ * @size become red zone, checked while the object is allocated.  KASAN
+ * metadata kept in the object is never red zone.
+ */
+void slub_debug_kmalloc_size(struct kmem_cache *cache, void *obj, size_t size)
+{
+	/* A KFENCE object has no slot metadata. */
+	if (!obj || !slub_kmalloc_redzone(cache->flags) || is_kfence_address(obj))
+		return;
+	size = clamp_t(size_t, size, slub_kasan_in_object_size(cache),
+		       cache->object_size);
+	kmalloc_size_set(cache, obj, size);
+	if (size == cache->object_size)
+		return;
+	meta_access_begin();
+	memset(kasan_reset_tag(obj) + size, SLUB_RED_ACTIVE,
+	       cache->object_size - size);
+	meta_access_end();
 }
 
 /* Bytes from the object to the end of its slot. */
@@ -312,6 +370,21 @@ static inline struct slub_track *obj_track(struct kmem_cache *cache,
 /* ---- Reports ---- */
 
 #if IS_ENABLED(CONFIG_KUNIT)
+/* Count @add reports for the running KUnit test; true if it counts them. */
+static bool kunit_slab_errors(int add)
+{
+	struct kunit_resource *res;
+
+	if (likely(!current->kunit_test))
+		return false;
+	res = kunit_find_named_resource(current->kunit_test, "slab_errors");
+	if (!res)
+		return false;
+	*(int *)res->data += add;
+	kunit_put_resource(res);
+	return true;
+}
+
 /**
  * slab_add_kunit_errors - count a report for the running KUnit test
  *
@@ -323,16 +396,19 @@ static inline struct slub_track *obj_track(struct kmem_cache *cache,
  */
 bool slab_add_kunit_errors(void)
 {
-	struct kunit_resource *res;
+	return kunit_slab_errors(1);
+}
 
-	if (likely(!current->kunit_test))
-		return false;
-	res = kunit_find_named_resource(current->kunit_test, "slab_errors");
-	if (!res)
-		return false;
-	(*(int *)res->data)++;
-	kunit_put_resource(res);
-	return true;
+/**
+ * slub_kunit_counts_errors - whether slab error reports are being counted
+ *
+ * Return: true if the running KUnit test counts slab errors (has the
+ * "slab_errors" resource): what only adds to a counted report, such as
+ * the line of a destroy that leaves objects behind, is not printed.
+ */
+bool slub_kunit_counts_errors(void)
+{
+	return kunit_slab_errors(0);
 }
 #endif /* CONFIG_KUNIT */
 
@@ -538,6 +614,19 @@ static void obj_init(struct kmem_cache *cache, u8 *obj, u8 val)
 		obj[cache->object_size - 1] = POISON_END;
 	}
 	meta_access_end();
+	if (val == SLUB_RED_ACTIVE)
+		kmalloc_size_set(cache, obj, cache->object_size);
+}
+
+/* The bytes of an allocated kmalloc object past the size it asked for. */
+static bool kmalloc_redzone_check(struct kmem_cache *cache, struct slab *slab,
+				  u8 *obj)
+{
+	unsigned int size = kmalloc_size_get(cache, obj);
+
+	return size == cache->object_size ||
+	       check_bytes(cache, slab, obj, "kmalloc Redzone", obj + size,
+			   SLUB_RED_ACTIVE, cache->object_size - size);
 }
 
 /*
@@ -559,6 +648,8 @@ static bool obj_check(struct kmem_cache *cache, struct slab *slab, u8 *obj,
 		    !check_bytes(cache, slab, obj, "Right Redzone",
 				 obj + cache->object_size, val,
 				 cache->inuse - cache->object_size))
+			return false;
+		if (val == SLUB_RED_ACTIVE && !kmalloc_redzone_check(cache, slab, obj))
 			return false;
 	} else if ((cache->flags & SLAB_POISON) &&
 		   cache->object_size < cache->inuse) {
@@ -1353,8 +1444,9 @@ static void slab_report_leaks(struct kmem_cache *cache,
 	freelist_walk(cache, slab, &p, NULL, &found, map);
 	if (partial)
 		slab_unlist_cleared_locked(cache, kn, slab, &p);
+	/* Each leaked object is one more error, as upstream counts them. */
 	for (i = 0; i < p.cnt.objects; i++) {
-		if (test_bit(i, map))
+		if (test_bit(i, map) || slab_add_kunit_errors())
 			continue;
 		obj = slot_object(cache, base, i);
 		pr_err("Object 0x%p @offset=%tu\n", obj, obj - base);

@@ -23,6 +23,7 @@
 #include <linux/percpu.h>
 #include <linux/stackdepot.h>
 #include "slab.h"
+#include "slub_base.h"
 
 /* The pair can be committed by cmpxchg_double, given a CPU that has it. */
 #if defined(CONFIG_HAVE_CMPXCHG_DOUBLE) && \
@@ -205,6 +206,21 @@ enum slub_track_item { TRACK_ALLOC, TRACK_FREE };
 #define SLUB_OBJECT_POISON	((slab_flags_t __force)0x80000000U)
 
 /*
+ * A kmalloc cache with red zones and tracks also keeps, after the
+ * tracks, the size each allocation asked for, and checks the bytes from
+ * there to object_size as red zone (the "kmalloc Redzone"), where the
+ * base lets the allocator know when ksize() hands a caller the whole
+ * object (mm/slub_base.h, SLUB_KMALLOC_REDZONE).
+ */
+#define SLUB_KMALLOC_RZ_FLAGS	(SLAB_KMALLOC | SLAB_RED_ZONE | SLAB_STORE_USER)
+
+static inline bool slub_kmalloc_redzone(slab_flags_t flags)
+{
+	return SLUB_KMALLOC_REDZONE &&
+	       (flags & SLUB_KMALLOC_RZ_FLAGS) == SLUB_KMALLOC_RZ_FLAGS;
+}
+
+/*
  * A cache with any SLAB_DEBUG_FLAGS never gets a cpu slab: its cpu
  * freelist stays empty and pcpu->slab NULL, so both fastpaths fall
  * through to the slow paths, which hand the cache to slub_debug_alloc()
@@ -213,8 +229,14 @@ enum slub_track_item { TRACK_ALLOC, TRACK_FREE };
  */
 #if defined(CONFIG_SLUB_DEBUG) && IS_ENABLED(CONFIG_KUNIT)
 bool slab_add_kunit_errors(void);
+bool slub_kunit_counts_errors(void);
 #else
 static inline bool slab_add_kunit_errors(void)
+{
+	return false;
+}
+
+static inline bool slub_kunit_counts_errors(void)
 {
 	return false;
 }
@@ -234,6 +256,8 @@ void slub_debug_slab_init(struct kmem_cache *cache, struct slab *slab);
 void slub_debug_mark_allocated(struct kmem_cache *cache, void *obj,
 			       unsigned long addr);
 bool slub_debug_higher_order_off(void);
+void slub_debug_kmalloc_size(struct kmem_cache *cache, void *obj,
+			     size_t size);
 void slub_debug_report_leaks(struct kmem_cache *cache);
 void slub_debug_obj_info(struct kmem_obj_info *kpp, struct kmem_cache *cache,
 			 void *object);
@@ -268,6 +292,11 @@ static inline void slub_debug_mark_allocated(struct kmem_cache *cache,
 static inline bool slub_debug_higher_order_off(void)
 {
 	return false;
+}
+
+static inline void slub_debug_kmalloc_size(struct kmem_cache *cache,
+					   void *obj, size_t size)
+{
 }
 
 static inline void slub_debug_report_leaks(struct kmem_cache *cache)
@@ -336,6 +365,8 @@ ssize_t slub_sync_show(struct kmem_cache *cache, char *buf);
 /* Cache geometry, mm/slub_cache.c */
 extern unsigned int slub_min_order, slub_max_order, slub_min_objects;
 bool slub_cache_layout(struct kmem_cache *cache);
+slab_flags_t slub_cache_flags(slab_flags_t flags, const char *name);
+int slub_cache_create(struct kmem_cache *cache, slab_flags_t flags);
 long slub_obj_offset(struct kmem_cache *cache, unsigned long offset,
 		     bool kfence);
 void slub_cache_set_partial_limits(struct kmem_cache *cache);
@@ -376,18 +407,12 @@ const char *slub_frontend_show(struct kmem_cache *cache);
 
 #ifdef CONFIG_SYSFS
 int sysfs_slab_add(struct kmem_cache *cache);
-int sysfs_slab_alias(struct kmem_cache *cache, const char *name);
 #if IS_ENABLED(CONFIG_SLUB_ENGINE_KUNIT_TEST)
 ssize_t slub_sysfs_store(struct kmem_cache *cache, const char *name,
 			 const char *buf);
 #endif /* CONFIG_SLUB_ENGINE_KUNIT_TEST */
 #else
 static inline int sysfs_slab_add(struct kmem_cache *cache)
-{
-	return 0;
-}
-
-static inline int sysfs_slab_alias(struct kmem_cache *cache, const char *name)
 {
 	return 0;
 }

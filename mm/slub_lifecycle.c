@@ -365,11 +365,16 @@ bool cache_alloc_state(struct kmem_cache *cache, bool boot)
 
 /* ---- Cache lifecycle: the contract of mm/slab.h ---- */
 
-int __kmem_cache_create(struct kmem_cache *cache, slab_flags_t flags)
+/*
+ * A new cache whose creator's fields (name, sizes, align, ctor, user
+ * copy region) are set, with @flags final (slub_debug= applied): the
+ * work of each base's creation hook (mm/slub_entry.c).
+ */
+int slub_cache_create(struct kmem_cache *cache, slab_flags_t flags)
 {
 	int err;
 
-	cache->flags = kmem_cache_flags(cache->size, flags, cache->name);
+	cache->flags = flags;
 #ifdef CONFIG_SLAB_FREELIST_HARDENED
 	cache->random = get_random_long();
 #endif /* CONFIG_SLAB_FREELIST_HARDENED */
@@ -400,25 +405,6 @@ int __kmem_cache_create(struct kmem_cache *cache, slab_flags_t flags)
 fail:
 	__kmem_cache_release(cache);
 	return err;
-}
-
-struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
-				      unsigned int align, slab_flags_t flags,
-				      void (*ctor)(void *))
-{
-	struct kmem_cache *cache = find_mergeable(size, align, flags, name, ctor);
-
-	if (!cache)
-		return NULL;
-	cache->refcount++;
-	/* The merged cache now also serves objects of @size bytes. */
-	cache->object_size = max(cache->object_size, size);
-	cache->inuse = max(cache->inuse, ALIGN(size, sizeof(void *)));
-	if (sysfs_slab_alias(cache, name)) {
-		cache->refcount--;
-		return NULL;
-	}
-	return cache;
 }
 
 void __kmem_cache_release(struct kmem_cache *cache)
@@ -499,6 +485,8 @@ int __kmem_cache_shutdown(struct kmem_cache *cache)
 	if (!slabs)
 		return 0;
 	slub_debug_report_leaks(cache);
+	if (slub_kunit_counts_errors())
+		return -EBUSY;
 	if (IS_ENABLED(CONFIG_SLUB_DEBUG))
 		pr_err("SLUB %s: not destroyed: %lu objects in %lu slabs are still allocated\n",
 		       cache->name, live, slabs);
@@ -592,7 +580,7 @@ void __init kmem_cache_init(void)
 	kmem_cache = cache_bootstrap(&boot_cache);
 	node_cache = cache_bootstrap(&boot_node_cache);
 	setup_kmalloc_cache_index_table();
-	create_kmalloc_caches(0);
+	slub_create_kmalloc_caches();
 	freelist_random_init();
 
 	cpuhp_setup_state_nocalls(CPUHP_SLUB_DEAD, "slub:dead", NULL, slub_cpu_dead);

@@ -78,7 +78,7 @@ void __init slub_sync_init(void)
 bool slub_pair_cmpxchg_enabled(void)
 {
 #if SLAB_PAIR_CAN_CMPXCHG
-	return system_has_cmpxchg_double() && !pair_bitlock;
+	return slub_cpu_has_pair_cmpxchg() && !pair_bitlock;
 #else
 	return false;
 #endif /* SLAB_PAIR_CAN_CMPXCHG */

@@ -177,9 +177,10 @@ struct kmem_cache {
 };
 
 #ifdef CONFIG_SYSFS
-#define SLAB_SUPPORTS_SYSFS
+#define SLAB_SUPPORTS_SYSFS	1	/* tested by #ifdef and __is_defined() */
 void sysfs_slab_unlink(struct kmem_cache *cache);
 void sysfs_slab_release(struct kmem_cache *cache);
+int sysfs_slab_alias(struct kmem_cache *cache, const char *name);
 #else
 static inline void sysfs_slab_unlink(struct kmem_cache *cache)
 {
@@ -187,6 +188,11 @@ static inline void sysfs_slab_unlink(struct kmem_cache *cache)
 
 static inline void sysfs_slab_release(struct kmem_cache *cache)
 {
+}
+
+static inline int sysfs_slab_alias(struct kmem_cache *cache, const char *name)
+{
+	return 0;
 }
 #endif /* CONFIG_SYSFS */
 
