@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The SLUB engine's per-base layer, Linux 6.12.
+ *
+ * The same names and meanings as mm/slub_base.h of 6.1 (see there), in
+ * 6.12's terms: cmpxchg128 instead of cmpxchg_double, the page type of
+ * a slab page, KASAN's new hook arguments.  6.12 moved into the
+ * allocator what 6.1's mm/slab.h gave it: struct kmem_cache_node, the
+ * per-object allocation and free hooks and cache_from_obj().  This
+ * header gives the engine those with 6.1's shape.
+ *
+ * Not carried yet on this base: slab object extensions (memcg
+ * accounting of objects, allocation profiling; CONFIG_SLAB_OBJ_EXT) and
+ * the tag-based KASAN modes.  A configuration that asks for them stops
+ * here rather than build an allocator that ignores them.
+ *
+ * Included by mm/slub_internal.h, after mm/slab.h.
+ */
+#ifndef MM_SLUB_BASE_H
+#define MM_SLUB_BASE_H
+
+#include <linux/percpu.h>
+#include <linux/kasan.h>
+#include <linux/kmemleak.h>
+#include <linux/kmsan.h>
+#include <linux/fault-inject.h>
+#include <linux/swap.h>
+#include <linux/shrinker.h>
+#include <linux/stackdepot.h>
+#include <linux/vmstat.h>
+
+#ifdef CONFIG_SLAB_OBJ_EXT
+/* memcg accounting of objects and allocation profiling */
+#error "SLUB engine: no slab object extensions yet (MEMCG, MEM_ALLOC_PROFILING)"
+#endif /* CONFIG_SLAB_OBJ_EXT */
+#if defined(CONFIG_KASAN) && !defined(CONFIG_KASAN_GENERIC)
+#error "SLUB engine: only generic KASAN is supported on 6.12 for now"
+#endif /* CONFIG_KASAN && !CONFIG_KASAN_GENERIC */
+
+/*
+ * The slab lists of one node: partial slabs, the array depot and, with
+ * SLUB_DEBUG, the full list and the node's counts.  kn->list_lock
+ * guards the lists (THEORY 2).
+ */
+struct kmem_cache_node {
+	spinlock_t list_lock;		/* the lists and nr_partial */
+	unsigned long nr_partial;
+	struct list_head partial;
+	struct slub_depot depot;	/* arrays of the front end */
+#ifdef CONFIG_SLUB_DEBUG
+	atomic_long_t nr_slabs;
+	atomic_long_t total_objects;
+	struct list_head full;
+#endif /* CONFIG_SLUB_DEBUG */
+};
+
+static inline struct kmem_cache_node *get_node(struct kmem_cache *cache,
+					       int node)
+{
+	return cache->node[node];
+}
+
+/* The first node structure of @cache from node *@node on, or NULL. */
+static inline struct kmem_cache_node *slub_node_from(struct kmem_cache *cache,
+						     int *node)
+{
+	for (; *node < nr_node_ids; (*node)++)
+		if (cache->node[*node])
+			return cache->node[*node];
+	return NULL;
+}
+
+/* Start a node walk at node 0; returns @node. */
+static inline int *slub_node_first(int *node)
+{
+	*node = 0;
+	return node;
+}
+
+/* Each node of @cache that has a node structure, as (@node, @kn). */
+#define for_each_kmem_cache_node(cache, node, kn)			\
+	for (int *__node = slub_node_first(&(node));			\
+	     ((kn) = slub_node_from(cache, __node)); (*__node)++)
+
+/*
+ * A flag that keeps a new cache from merging, for the engine's KUnit
+ * caches.  A usercopy region does so here only with HARDENED_USERCOPY.
+ */
+#define SLUB_NO_MERGE	SLAB_NO_MERGE
+
+/*
+ * The kmalloc red zone past the requested size (mm/slub_internal.h):
+ * 6.12's ksize() calls skip_orig_size_check() when it hands a caller
+ * the whole object.
+ */
+#define SLUB_KMALLOC_REDZONE	1
+
+/* Slab orders are 0 .. SLUB_NR_ORDERS - 1. */
+#define SLUB_NR_ORDERS	NR_PAGE_ORDERS
+
+/* The kmalloc caches, at the end of kmem_cache_init(). */
+static inline void __init slub_create_kmalloc_caches(void)
+{
+	create_kmalloc_caches();
+}
+
+/* slub_debug=U at boot: the stack depot must be set up early. */
+static inline void __init slub_stack_depot_early_init(void)
+{
+	stack_depot_request_early_init();
+}
+
+/*
+ * Register a shrinker of the engine's own (the cpu arrays), once, at
+ * boot.  Returns false if it could not be.
+ */
+static inline bool __init
+slub_shrinker_register(unsigned long (*count)(struct shrinker *,
+					      struct shrink_control *),
+		       unsigned long (*scan)(struct shrinker *,
+					     struct shrink_control *),
+		       const char *name)
+{
+	struct shrinker *shrinker = shrinker_alloc(0, "%s", name);
+
+	if (!shrinker)
+		return false;
+	shrinker->count_objects = count;
+	shrinker->scan_objects = scan;
+	shrinker->seeks = DEFAULT_SEEKS;
+	shrinker_register(shrinker);
+	return true;
+}
+
+/* Whether the 32-bit @word, read as page_type, marks a page type. */
+static inline bool slub_is_page_type(u32 word)
+{
+	return (word >> 24) >= PGTY_buddy;
+}
+
+/* Whether the CPU has the double-word cmpxchg of the slab pair. */
+#define slub_cpu_has_pair_cmpxchg()	system_has_cmpxchg128()
+
+/* Two words as the one 128-bit value cmpxchg128 compares. */
+union slub_pair128 {
+	struct {
+		unsigned long lo;
+		unsigned long hi;
+	};
+	u128 full;
+};
+
+/* Commit @pair (two adjacent words, 16-byte aligned) if it still holds old. */
+static __always_inline bool slub_pair_cmpxchg(unsigned long *pair,
+					      unsigned long old0,
+					      unsigned long old1,
+					      unsigned long new0,
+					      unsigned long new1)
+{
+	union slub_pair128 old = { .lo = old0, .hi = old1 };
+	union slub_pair128 new = { .lo = new0, .hi = new1 };
+
+	return try_cmpxchg128((u128 *)pair, &old.full, new.full);
+}
+
+/*
+ * This cpu's (freelist, tid) of @cache: from (@of, @ot) to (@nf, @nt)
+ * if unchanged, as one cmpxchg16b on %gs, preemptible.  struct
+ * kmem_cache_cpu keeps the two words first and 16-byte aligned.
+ */
+#define slub_cpu_pair_cmpxchg(cache, of, ot, nf, nt)			\
+({									\
+	union slub_pair128 __old = { .lo = (unsigned long)(of),		\
+				     .hi = (ot) };			\
+	union slub_pair128 __new = { .lo = (unsigned long)(nf),		\
+				     .hi = (nt) };			\
+									\
+	this_cpu_try_cmpxchg128(*(u128 __percpu *)			\
+				&(cache)->cpu_slab->freelist,		\
+				&__old.full, __new.full);		\
+})
+
+/* Around a constructor call: the object is open to it. */
+static __always_inline void slub_kasan_ctor_begin(struct kmem_cache *cache,
+						  void *obj)
+{
+	kasan_unpoison_new_object(cache, obj);
+}
+
+static __always_inline void slub_kasan_ctor_end(struct kmem_cache *cache,
+						void *obj)
+{
+	kasan_poison_new_object(cache, obj);
+}
+
+/*
+ * KASAN's part of a free: true when it keeps the object (quarantine).
+ * The object is not still accessible: the engine has no delayed free of
+ * SLUB_RCU_DEBUG.
+ */
+static __always_inline bool slub_kasan_free(struct kmem_cache *cache,
+					    void *obj, bool init)
+{
+	return kasan_slab_free(cache, obj, init, false);
+}
+
+/* KASAN metadata kept inside a free object: never kmalloc red zone. */
+static inline size_t slub_kasan_in_object_size(struct kmem_cache *cache)
+{
+	return kasan_metadata_size(cache, true);
+}
+
+/* KASAN metadata after the object, for the debug layout. */
+static inline size_t slub_kasan_metadata_size(struct kmem_cache *cache)
+{
+	return kasan_metadata_size(cache, false);
+}
+
+/* The pages of a slab go back: what vmstat and reclaim count of them. */
+static inline void slub_pages_unaccount(struct kmem_cache *cache,
+					struct slab *slab, unsigned int order)
+{
+	mm_account_reclaimed_pages(1UL << order);
+	mod_node_page_state(slab_pgdat(slab), cache_vmstat_idx(cache),
+			    -(PAGE_SIZE << order));
+}
+
+/* The vmstat count of a new slab's pages. */
+static inline void slub_pages_account(struct kmem_cache *cache,
+				      struct slab *slab, unsigned int order,
+				      gfp_t gfp)
+{
+	mod_node_page_state(slab_pgdat(slab), cache_vmstat_idx(cache),
+			    PAGE_SIZE << order);
+}
+
+/*
+ * The per-object hooks, in the shape the engine calls them (6.1's
+ * mm/slab.h).  Without slab object extensions memcg has no part in them:
+ * the memcg hooks only take and pass on a NULL objcg.
+ */
+static __always_inline bool
+memcg_slab_pre_alloc_hook(struct kmem_cache *cache, struct list_lru *lru,
+			  struct obj_cgroup **objcgp, size_t n, gfp_t gfp)
+{
+	return true;
+}
+
+static __always_inline void memcg_slab_free_hook(struct kmem_cache *cache,
+						 struct slab *slab, void **p,
+						 int n)
+{
+}
+
+/*
+ * After the engine took @n objects into @p: KASAN (which may tag the
+ * pointers, so it comes first), zeroing when @init, kmemleak and KMSAN.
+ */
+static __always_inline void slab_post_alloc_hook(struct kmem_cache *cache,
+						 struct obj_cgroup *objcg,
+						 gfp_t gfp, size_t n, void **p,
+						 bool init)
+{
+	size_t i;
+
+	gfp &= gfp_allowed_mask;
+	for (i = 0; i < n; i++) {
+		p[i] = kasan_slab_alloc(cache, p[i], gfp, init);
+		if (p[i] && init && !kasan_has_integrated_init())
+			memset(p[i], 0, cache->object_size);
+		kmemleak_alloc_recursive(p[i], cache->object_size, 1,
+					 cache->flags, gfp);
+		kmsan_slab_alloc(cache, p[i], gfp);
+	}
+}
+
+/*
+ * The cache @x really belongs to, for kmem_cache_free(@cache, @x) with
+ * hardening or consistency checks: a mismatch is reported (with the
+ * object's owners) and the object's own cache is used; NULL if @x is in
+ * no slab at all.
+ */
+static inline struct kmem_cache *cache_from_obj(struct kmem_cache *cache,
+						void *x)
+{
+	struct slab *slab = virt_to_slab(x);
+	struct kmem_cache *owner = slab ? slab->slab_cache : NULL;
+
+	if (WARN_ONCE(!slab, "%s: object %p of cache %s is not in a slab\n",
+		      __func__, x, cache->name))
+		return NULL;
+	if (WARN(owner != cache, "%s: Wrong slab cache. %s but object is from %s\n",
+		 __func__, cache->name, owner->name))
+		print_tracking(owner, x);
+	return owner;
+}
+
+void free_large_kmalloc(struct folio *folio, void *object);
+
+#endif /* MM_SLUB_BASE_H */
