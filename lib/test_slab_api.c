@@ -64,6 +64,17 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
+/*
+ * Flags of a cache that must not merge with another: SLAB_NO_MERGE
+ * where the kernel has it (6.5 on), and a usercopy region as well, which
+ * keeps a cache apart before 6.5 and, later, with HARDENED_USERCOPY.
+ */
+#ifdef SLAB_NO_MERGE
+#define TSA_APART	SLAB_NO_MERGE
+#else
+#define TSA_APART	0
+#endif /* SLAB_NO_MERGE */
+
 static char *phase = "basic";
 module_param(phase, charp, 0444);
 MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress, debug, badinput, names, numa, leak or park (default basic)");
@@ -1906,7 +1917,8 @@ static int run_leak(void)
 	unsigned int i;
 
 	leak_cache = kmem_cache_create_usercopy("test_slab_api_leak", LEAK_SIZE,
-						0, 0, 0, LEAK_SIZE, NULL);
+						0, TSA_APART, 0, LEAK_SIZE,
+						NULL);
 	if (!leak_cache)
 		return -ENOMEM;
 	for (i = 0; i < LEAK_OBJS; i++) {
@@ -1972,7 +1984,8 @@ static int run_park(void)
 
 	p = kcalloc(PARK_OBJS, sizeof(*p), GFP_KERNEL);
 	park_cache = kmem_cache_create_usercopy("test_slab_api_park", PARK_SIZE,
-						0, 0, 0, PARK_SIZE, NULL);
+						0, TSA_APART, 0, PARK_SIZE,
+						NULL);
 	if (!p || !park_cache) {
 		kfree(p);
 		kmem_cache_destroy(park_cache);
@@ -1999,11 +2012,11 @@ static int run_park(void)
 
 #define BAD_SIZE	64
 
-/* A usercopy region keeps the cache apart: misuse stays in it. */
+/* A cache kept apart (TSA_APART): misuse stays in it. */
 static struct kmem_cache *bad_cache(const char *name)
 {
-	return kmem_cache_create_usercopy(name, BAD_SIZE, 0, 0, 0, BAD_SIZE,
-					  NULL);
+	return kmem_cache_create_usercopy(name, BAD_SIZE, 0, TSA_APART, 0,
+					  BAD_SIZE, NULL);
 }
 
 /*
