@@ -28,18 +28,22 @@ for f in "$@"; do
 	frags="$frags $REPO/harness/configs/$f.config"
 done
 
-# A tree kind may name its base: pristine@6.12 (lib.sh, BASES).
+# A tree kind may name its base: pristine@6.12, series@6.12 (lib.sh,
+# BASES).
 kbase=$BASE
 case $kind in
 *@*) kbase=${kind#*@} kind=${kind%@*} ;;
 esac
-[ "$kind" = pristine ] || [ "$kbase" = "$BASE" ] ||
-	die "profile $profile: only a pristine tree can have another base than $BASE"
+case $kind in
+pristine | series) ;;
+*) [ "$kbase" = "$BASE" ] ||
+	die "profile $profile: only a pristine or series tree can have another base than $BASE" ;;
+esac
 base=$(base_tree "$kbase")
 case $kind in
 series)
-	"$REPO/harness/prepare.sh"
-	src=$BUILD/src/series
+	"$REPO/harness/prepare.sh" "$kbase"
+	src=$(series_tree "$kbase")
 	;;
 pristine)
 	src=$base

@@ -73,12 +73,15 @@ fi
 # calls; fastpath.py checks the built vmlinux: kmem_cache_alloc/free, and
 # kmalloc's entry points (__kmalloc, kmalloc_trace for a constant size)
 # and kfree, whose fastpaths are the engine's, in the functions they call.
+# 6.12 names them kmem_cache_alloc_noprof, __kmalloc_noprof and
+# __kmalloc_cache_noprof.
 for p in $profiles; do
 	case $(conf_entry profiles "$p" | awk '{ print $2 }') in
-	series) ;;
+	series) fns="kmem_cache_alloc kmem_cache_free __kmalloc kmalloc_trace kfree" ;;
+	series@6.12) fns="kmem_cache_alloc_noprof kmem_cache_free __kmalloc_noprof __kmalloc_cache_noprof kfree" ;;
 	*) continue ;;
 	esac
-	for fn in kmem_cache_alloc kmem_cache_free __kmalloc kmalloc_trace kfree; do
+	for fn in $fns; do
 		# Without SMP, per-cpu data is not %gs-relative: fastpath.py's
 		# patterns are those of an SMP kernel.
 		if ! grep -q '^CONFIG_SMP=y' "$BUILD/out/$p/.config"; then

@@ -56,13 +56,17 @@ instead of the vmlinux (alternatives and static keys still come from
 the vmlinux), so that an edited copy shows that the checks can fail.
 """
 import difflib
+import os
 import re
 import struct
 import subprocess
 import sys
 
 X86_FEATURE_CX16 = 4 * 32 + 13      # arch/x86/include/asm/cpufeatures.h
-ALT_ENTRY = struct.Struct("<iiHBB")  # struct alt_instr in 6.1
+# struct alt_instr: 6.1's (cpuid u16), and from 6.7 on (6.12's) a u32
+# of cpuid:16 and flags:16.
+ALT_ENTRY = struct.Struct("<iiHBB")
+ALT_ENTRY_FT = struct.Struct("<iiIBB")
 JUMP_ENTRY = struct.Struct("<iiq")   # struct jump_entry, relative, in 6.1
 # Calls that start memcg's charge hook (memcg_slab_pre_alloc_hook()).
 MEMCG_HOOK = re.compile(r"call\s+\S+\s+<get_obj_cgroup_from_current>")
@@ -93,6 +97,8 @@ SLOW_CALLS = {
     "fp_double_free_drop": "a double free found",
     "cpu_free_irqoff": "slub_fastpath=irqoff, behind a static key",
     "__kmalloc_large_node": "kmalloc beyond the largest cache",
+    "kmalloc_large_slowpath": "kmalloc beyond the largest cache (6.12)",
+    "slub_debug_kmalloc_size": "a debug cache's kmalloc red zone, behind a static key",
     "free_large_kmalloc": "kfree of a large kmalloc",
     "__warn_printk": "a WARN",
     "print_tracking": "a WARN's report",
@@ -129,16 +135,28 @@ def sections(vmlinux):
     return secs
 
 
+def kernel_version(vmlinux):
+    """(major, minor) of the kernel, from the .config beside vmlinux."""
+    config = os.path.join(os.path.dirname(os.path.abspath(vmlinux)), ".config")
+    with open(config) as f:
+        for line in f:
+            m = re.match(r"# Linux/\S+ (\d+)\.(\d+)", line)
+            if m:
+                return int(m.group(1)), int(m.group(2))
+    sys.exit("%s: no kernel version in its header" % config)
+
+
 def alternatives(vmlinux):
     """Yield (site, site_len, feature, repl_addr, repl_len)."""
     secs = sections(vmlinux)
     addr, off, size = secs[".altinstructions"]
+    entry = ALT_ENTRY if kernel_version(vmlinux) < (6, 7) else ALT_ENTRY_FT
     with open(vmlinux, "rb") as f:
         f.seek(off)
         data = f.read(size)
-    for i in range(0, size - ALT_ENTRY.size + 1, ALT_ENTRY.size):
-        ioff, roff, feat, ilen, rlen = ALT_ENTRY.unpack_from(data, i)
-        yield addr + i + ioff, ilen, feat, addr + i + 4 + roff, rlen
+    for i in range(0, size - entry.size + 1, entry.size):
+        ioff, roff, feat, ilen, rlen = entry.unpack_from(data, i)
+        yield addr + i + ioff, ilen, feat & 0xffff, addr + i + 4 + roff, rlen
 
 
 def symbols(vmlinux, *names):
@@ -300,9 +318,10 @@ def show(vmlinux, func, alts, labels, depth=0, seen=None):
         if why:
             print("%s^^^ %s" % (pad, why))
             ok = False
-        # DEBUG_PREEMPT kernels call preempt_count_add() instead.
-        if re.match(r"(incl\s+%gs:.*<__preempt_count>|call\s+\S+\s+<preempt_count_add>)",
-                    text):
+        # DEBUG_PREEMPT kernels call preempt_count_add() instead; from
+        # 6.2 on the count is a field of pcpu_hot.
+        if re.match(r"(incl\s+%gs:.*<(__preempt_count|pcpu_hot\+0x8)>|"
+                    r"call\s+\S+\s+<preempt_count_add>)", text):
             preempt_inc += 1
         for site, ilen, feat, ra, rlen in alts:
             if site != a:

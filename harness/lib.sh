@@ -97,6 +97,34 @@ conf_entry() {
 	conf "$1" | awk -v k="$2" '$1 == k'
 }
 
+# The per-base layer of the series.  The files at their kernel paths and
+# patches/ are base 6.1's; another base V has base/V/: base/V/patches/
+# (its diffs and their series file) and, at their kernel paths under
+# base/V/, the files that replace or add to the shared ones for V (the
+# struct and hook header mm/slub_base.h, say).  base_layer V prints
+# base/V relative to the repo, or nothing for 6.1.
+base_layer() {
+	local v=${1:-$BASE}
+	[ "$v" = 6.1 ] || echo "base/$v"
+}
+
+# base_patches [V]: the directory of base V's diffs and series file.
+base_patches() {
+	local layer
+	layer=$(base_layer "$@")
+	echo "$REPO/${layer:+$layer/}patches"
+}
+
+# series_tree [V]: where prepare.sh lays the series onto base V.
+series_tree() {
+	local v=${1:-$BASE}
+	if [ "$v" = "$BASE" ]; then
+		echo "$BUILD/src/series"
+	else
+		echo "$BUILD/src/series-$v"
+	fi
+}
+
 # base_version [V]: the kernel version of base_tree V.
 base_version() {
 	local tree

@@ -1,8 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Lay the series onto a copy of the base tree, incrementally.
+# Lay the series onto a copy of a base tree, incrementally.
+# usage: prepare.sh [V]: base V (lib.sh, BASES), by default $BASE.
 #
-#   build/src/series   the base tree plus this repo's files and patches/
+#   build/src/series     the default base plus this repo's files and diffs
+#   build/src/series-V   another base V, likewise (lib.sh, series_tree)
+#
+# The diffs are those of base V's patches directory and the files those
+# at their kernel paths, where base/V/ has its own copy of a file (or one
+# more file) for V (lib.sh, base_layer).
 #
 # The copy is made once.  Each run rebuilds the changed files in a staging
 # directory (base file + patches/ in patches/series order, or the repo's own
@@ -13,10 +19,13 @@ set -eu
 STAGE=prepare
 . "$(dirname "$0")/lib.sh"
 
-base=$(base_tree)
-tree=$BUILD/src/series
-stage=$BUILD/src/stage
-manifest=$BUILD/src/series.manifest
+v=${1:-$BASE}
+base=$(base_tree "$v")
+tree=$(series_tree "$v")
+stage=$tree.stage
+manifest=$tree.manifest
+layer=$(base_layer "$v")
+pdir=$(base_patches "$v")
 
 
 if [ ! -e "$tree/.harness-copied" ] || [ "$(cat "$tree/.harness-copied")" != "$base" ]; then
@@ -32,31 +41,38 @@ fi
 rm -rf "$stage"
 mkdir -p "$stage"
 
-# 1. Upstream files changed by patches/, patched in series order.
-series=$REPO/patches/series
+# 1. Upstream files changed by the base's diffs, patched in series order.
+series=$pdir/series
+rel=${pdir#"$REPO"/}
 patches=
 [ -f "$series" ] && patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
 for p in $patches; do
-	[ -f "$REPO/patches/$p" ] || die "patches/series names $p, which does not exist"
-	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$REPO/patches/$p"); do
+	[ -f "$pdir/$p" ] || die "$rel/series names $p, which does not exist"
+	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$pdir/$p"); do
 		[ -e "$stage/$f" ] && continue
 		mkdir -p "$stage/$(dirname "$f")"
 		[ -f "$base/$f" ] && cp "$base/$f" "$stage/$f"
 	done
-	if ! out=$(patch -p1 -d "$stage" -N -s --no-backup-if-mismatch -r - <"$REPO/patches/$p" 2>&1); then
+	if ! out=$(patch -p1 -d "$stage" -N -s --no-backup-if-mismatch -r - <"$pdir/$p" 2>&1); then
 		printf '%s\n' "$out" >&2
-		die "patches/$p does not apply to $(base_version) (files: $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$REPO/patches/$p" | tr '\n' ' '))"
+		die "$rel/$p does not apply to $(base_version "$v") (files: $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$pdir/$p" | tr '\n' ' '))"
 	fi
 done
 
-# 2. Files this repo adds or replaces, at their kernel paths.
-(cd "$REPO" && git ls-files -co --exclude-standard -- $SERIES_PATHS) | while read -r f; do
-	[ -f "$REPO/$f" ] || continue
+# 2. Files this repo adds or replaces, at their kernel paths; base/V/'s
+# own copy where it has one, and the files only base/V/ has.
+{
+	(cd "$REPO" && git ls-files -co --exclude-standard -- $SERIES_PATHS)
+	[ -z "$layer" ] || (cd "$REPO/$layer" && git ls-files -co --exclude-standard -- $SERIES_PATHS)
+} | sort -u | while read -r f; do
+	from=$REPO/$f
+	[ -n "$layer" ] && [ -f "$REPO/$layer/$f" ] && from=$REPO/$layer/$f
+	[ -f "$from" ] || continue
 	if [ -e "$stage/$f" ]; then
 		die "$f is both shipped whole and changed by a patch"
 	fi
 	mkdir -p "$stage/$(dirname "$f")"
-	cp "$REPO/$f" "$stage/$f"
+	cp "$from" "$stage/$f"
 done
 
 # 3. Sync by content.
@@ -81,4 +97,4 @@ if [ -f "$manifest" ]; then
 fi
 mv "$manifest.new" "$manifest"
 rm -rf "$stage"
-log "series tree ready: $(wc -l <"$manifest") files from the series, $changed updated"
+log "series tree for $v ready: $(wc -l <"$manifest") files from the series, $changed updated"
