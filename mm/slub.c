@@ -1415,7 +1415,7 @@ static __always_inline void obj_wipe_freeptr(struct kmem_cache *cache, void *obj
  */
 static __always_inline bool obj_pre_alloc_hook(struct kmem_cache *cache,
 					       struct list_lru *lru,
-					       struct obj_cgroup **objcgp,
+					       struct slub_hook_ctx *ctx,
 					       size_t n, gfp_t gfp)
 {
 	gfp &= gfp_allowed_mask;
@@ -1424,25 +1424,31 @@ static __always_inline bool obj_pre_alloc_hook(struct kmem_cache *cache,
 	     IS_ENABLED(CONFIG_FUNCTION_ERROR_INJECTION)) &&
 	    should_failslab(cache, gfp))
 		return false;
-	return memcg_slab_pre_alloc_hook(cache, lru, objcgp, n, gfp);
+	return slub_pre_alloc_hook(cache, lru, ctx, n, gfp);
 }
 
-/* slab_post_alloc_hook() of one object, with init known apart. */
+static noinline void *obj_alloc_abort(struct kmem_cache *cache, void *obj);
+
+/* slub_post_alloc_hook() of one object, with init known apart. */
 static __always_inline void *obj_post_alloc(struct kmem_cache *cache,
-					    struct obj_cgroup *objcg,
+					    struct slub_hook_ctx ctx,
 					    gfp_t gfp, void *obj)
 {
 	/*
 	 * The hook with init false apart: it then tests neither init nor
 	 * the object, and an allocation that asks for no zeroing pays one
 	 * test of @gfp, not four tests and two instructions forming the
-	 * flag (gcc 12, bench.config).
+	 * flag (gcc 12, bench.config).  On a base whose hook cannot fail
+	 * (6.1) the abort is compiled out.
 	 */
 	if (likely(!slab_want_init_on_alloc(gfp, cache))) {
-		slab_post_alloc_hook(cache, objcg, gfp, 1, &obj, false);
+		if (unlikely(!slub_post_alloc_hook(cache, ctx, gfp, 1, &obj,
+						   false)))
+			return obj_alloc_abort(cache, obj);
 		return obj;
 	}
-	slab_post_alloc_hook(cache, objcg, gfp, 1, &obj, true);
+	if (unlikely(!slub_post_alloc_hook(cache, ctx, gfp, 1, &obj, true)))
+		return obj_alloc_abort(cache, obj);
 	return obj;
 }
 
@@ -1457,7 +1463,7 @@ static __always_inline void *obj_post_alloc(struct kmem_cache *cache,
  */
 static noinline void *slab_alloc_miss(struct kmem_cache *cache, gfp_t gfp,
 				      int node, unsigned long addr,
-				      struct obj_cgroup *objcg, bool empty)
+				      struct slub_hook_ctx ctx, bool empty)
 {
 	void *obj;
 
@@ -1467,7 +1473,7 @@ static noinline void *slab_alloc_miss(struct kmem_cache *cache, gfp_t gfp,
 		obj = cpu_alloc_fast(cache, gfp, node, addr);
 		obj_wipe_freeptr(cache, obj);
 	}
-	return obj_post_alloc(cache, objcg, gfp, obj);
+	return obj_post_alloc(cache, ctx, gfp, obj);
 }
 
 static __always_inline void *slab_alloc_node(struct kmem_cache *cache,
@@ -1475,32 +1481,35 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *cache,
 					     int node, size_t orig_size,
 					     unsigned long addr)
 {
-	struct obj_cgroup *objcg = NULL;
+	struct slub_hook_ctx ctx = { };
 	bool empty;
 	void *obj;
 
-	if (unlikely(!obj_pre_alloc_hook(cache, lru, &objcg, 1, gfp)))
+	if (unlikely(!obj_pre_alloc_hook(cache, lru, &ctx, 1, gfp)))
 		return NULL;
 	obj = kfence_alloc(cache, orig_size, gfp);
 	if (unlikely(obj)) {
-		slab_post_alloc_hook(cache, objcg, gfp, 1, &obj, false);
+		/* KFENCE zeroed it, over orig_size only: no init here. */
+		if (unlikely(!slub_post_alloc_hook(cache, ctx, gfp, 1, &obj,
+						   false)))
+			return obj_alloc_abort(cache, obj);
 		return obj;
 	}
 	/* Array objects have no free pointer: it was never written. */
 	if (static_branch_likely(&slub_arrays)) {
 		if (unlikely(!array_pop(cache, node, &obj, &empty)))
 			return slab_alloc_miss(cache, gfp, node,
-					       caller_or_ret_ip(addr), objcg,
+					       caller_or_ret_ip(addr), ctx,
 					       empty);
 	} else {
 		obj = cpu_alloc_hit(cache, node);
 		if (unlikely(!obj))
 			return slab_alloc_miss(cache, gfp, node,
-					       caller_or_ret_ip(addr), objcg,
+					       caller_or_ret_ip(addr), ctx,
 					       false);
 		obj_wipe_freeptr(cache, obj);
 	}
-	return obj_post_alloc(cache, objcg, gfp, obj);
+	return obj_post_alloc(cache, ctx, gfp, obj);
 }
 
 /* ---- Free paths ---- */
@@ -1699,7 +1708,7 @@ static __always_inline void slab_free_hooked(struct kmem_cache *cache,
 					     struct slab *slab, void *x,
 					     unsigned long addr, bool init)
 {
-	memcg_slab_free_hook(cache, slab, &x, 1);
+	slub_free_account(cache, slab, &x, 1);
 	if (unlikely(obj_free_hooks(cache, x, init)))
 		return;
 	if (static_branch_likely(&slub_arrays)) {
@@ -1726,6 +1735,17 @@ static __always_inline void slab_free_one(struct kmem_cache *cache,
 		return;
 	}
 	slab_free_hooked(cache, slab, x, addr, false);
+}
+
+/*
+ * The post-alloc hook refused @obj (a memcg charge failed, mm/slub_base.h):
+ * it goes back as kmem_cache_free() would give it (its hooks ran), and
+ * the allocation fails.
+ */
+static noinline void *obj_alloc_abort(struct kmem_cache *cache, void *obj)
+{
+	slab_free_one(cache, virt_to_slab(obj), obj, _RET_IP_);
+	return NULL;
 }
 
 /*
@@ -1799,7 +1819,7 @@ struct bulk_group {
 static __always_inline void bulk_group_add(struct bulk_group *g, void *obj)
 {
 	if (g->hooks) {
-		memcg_slab_free_hook(g->cache, g->slab, &obj, 1);
+		slub_free_account(g->cache, g->slab, &obj, 1);
 		if (obj_free_hooks(g->cache, obj, want_wipe(g->cache, obj)))
 			return;
 	}
@@ -1851,7 +1871,7 @@ static __always_inline size_t bulk_group_build(struct kmem_cache *cache,
 			return size;
 	}
 	if (hooks && is_kfence_address(obj)) {
-		memcg_slab_free_hook(g->cache, folio_slab(folio), &obj, 1);
+		slub_free_account(g->cache, folio_slab(folio), &obj, 1);
 		if (!obj_free_hooks(g->cache, obj, false))
 			__kfence_free(obj);
 		return size;
@@ -1925,7 +1945,7 @@ static size_t bulk_free_to_arrays(struct kmem_cache *cache, size_t size,
 			p[kept++] = x;
 			continue;
 		}
-		memcg_slab_free_hook(cache, slab, &x, 1);
+		slub_free_account(cache, slab, &x, 1);
 		if (obj_free_hooks(cache, x, want_wipe(cache, x)))
 			continue;
 		batch[n++] = x;
@@ -2115,7 +2135,7 @@ static size_t bulk_alloc_debug(struct kmem_cache *cache, gfp_t flags,
 static __always_inline int slub_alloc_bulk(struct kmem_cache *cache,
 					   gfp_t flags, size_t size, void **p)
 {
-	struct obj_cgroup *objcg = NULL;
+	struct slub_hook_ctx ctx = { };
 	size_t done;
 
 	if (!size)
@@ -2130,7 +2150,7 @@ static __always_inline int slub_alloc_bulk(struct kmem_cache *cache,
 				       cache->object_size, _RET_IP_);
 		return p[0] ? 1 : 0;
 	}
-	if (unlikely(!obj_pre_alloc_hook(cache, NULL, &objcg, size, flags)))
+	if (unlikely(!obj_pre_alloc_hook(cache, NULL, &ctx, size, flags)))
 		return 0;
 
 	if (slub_debug_cache(cache)) {
@@ -2144,21 +2164,30 @@ static __always_inline int slub_alloc_bulk(struct kmem_cache *cache,
 					       p + done, true);
 	}
 	if (likely(done == size)) {
+		bool ok;
+
 		/* init known false apart: the hook's loop is then empty. */
 		if (likely(!slab_want_init_on_alloc(flags, cache)))
-			slab_post_alloc_hook(cache, objcg, flags, size, p, false);
+			ok = slub_post_alloc_hook(cache, ctx, flags, size, p,
+						  false);
 		else
-			slab_post_alloc_hook(cache, objcg, flags, size, p, true);
-		return (int)size;
+			ok = slub_post_alloc_hook(cache, ctx, flags, size, p,
+						  true);
+		if (likely(ok))
+			return (int)size;
+		/* Refused (a memcg charge): all go back, hooks run. */
+		kmem_cache_free_bulk(cache, size, p);
+		return 0;
 	}
 
 	slab_oom_report(cache, flags, NUMA_NO_NODE);
 	/*
-	 * The pre-alloc hook charged memcg for @size objects; the post hook
-	 * uncharges one for every NULL slot, so pass them all.
+	 * The post hook sees the NULL slots: 6.1's memcg uncharges one for
+	 * each (it charged @size objects before).  Then the objects taken
+	 * go back with their hooks, as a failed post hook's do.
 	 */
 	memset(p + done, 0, (size - done) * sizeof(*p));
-	slab_post_alloc_hook(cache, objcg, flags, size, p, false);
+	slub_post_alloc_hook(cache, ctx, flags, size, p, false);
 	kmem_cache_free_bulk(cache, done, p);
 	return 0;
 }

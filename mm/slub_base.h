@@ -156,4 +156,48 @@ static inline void slub_pages_account(struct kmem_cache *cache,
 	account_slab(slab, order, cache, gfp);
 }
 
+/*
+ * The per-object hooks around an allocation: what the pre-alloc hook
+ * hands to the post-alloc hook.  6.1's memcg charges the objects in
+ * advance, so the post hook needs the objcg charged.
+ */
+struct slub_hook_ctx {
+	struct obj_cgroup *objcg;
+};
+
+/* Before @n objects are taken: false refuses the allocation. */
+static __always_inline bool slub_pre_alloc_hook(struct kmem_cache *cache,
+						struct list_lru *lru,
+						struct slub_hook_ctx *ctx,
+						size_t n, gfp_t gfp)
+{
+	return memcg_slab_pre_alloc_hook(cache, lru, &ctx->objcg, n, gfp);
+}
+
+/*
+ * After the engine took @n objects into @p (a NULL slot is one it could
+ * not take): KASAN, zeroing when @init, kmemleak, KMSAN and memcg.
+ * False would mean that the objects must be freed: never on 6.1, whose
+ * memcg charged them before.
+ */
+static __always_inline bool slub_post_alloc_hook(struct kmem_cache *cache,
+						 struct slub_hook_ctx ctx,
+						 gfp_t gfp, size_t n, void **p,
+						 bool init)
+{
+	slab_post_alloc_hook(cache, ctx.objcg, gfp, n, p, init);
+	return true;
+}
+
+/* The first hook of a free of @n objects of @slab: memcg's uncharge. */
+static __always_inline void slub_free_account(struct kmem_cache *cache,
+					      struct slab *slab, void **p,
+					      int n)
+{
+	memcg_slab_free_hook(cache, slab, p, n);
+}
+
+/* Flags of the engine's own boot caches (kmem_cache, kmem_cache_node). */
+#define SLUB_BOOT_CACHE_FLAGS	0
+
 #endif /* MM_SLUB_BASE_H */

@@ -567,14 +567,14 @@ void __init kmem_cache_init(void)
 	node_cache = &boot_node_cache;
 	kmem_cache = &boot_cache;
 	create_boot_cache(node_cache, "kmem_cache_node", sizeof(*node_cache->node[0]),
-			  SLAB_HWCACHE_ALIGN, 0, 0);
+			  SLAB_HWCACHE_ALIGN | SLUB_BOOT_CACHE_FLAGS, 0, 0);
 	slab_memory_notifier_init();
 	slab_state = PARTIAL;
 
 	/* 2: the cache of caches, sized for the nodes that exist. */
 	cache_struct_size = offsetof(struct kmem_cache, node[nr_node_ids]);
 	create_boot_cache(kmem_cache, "kmem_cache", cache_struct_size,
-			  SLAB_HWCACHE_ALIGN, 0, 0);
+			  SLAB_HWCACHE_ALIGN | SLUB_BOOT_CACHE_FLAGS, 0, 0);
 
 	/* 3: move both off their static storage, then kmalloc. */
 	kmem_cache = cache_bootstrap(&boot_cache);

@@ -7,12 +7,17 @@
  * a slab page, KASAN's new hook arguments.  6.12 moved into the
  * allocator what 6.1's mm/slab.h gave it: struct kmem_cache_node, the
  * per-object allocation and free hooks and cache_from_obj().  This
- * header gives the engine those with 6.1's shape.
+ * header gives the engine those in the shape it calls on every base.
  *
- * Not carried yet on this base: slab object extensions (memcg
- * accounting of objects, allocation profiling; CONFIG_SLAB_OBJ_EXT) and
- * the tag-based KASAN modes.  A configuration that asks for them stops
- * here rather than build an allocator that ignores them.
+ * Slab object extensions (CONFIG_SLAB_OBJ_EXT) live here and in this
+ * base's mm/slub_entry.c: a slab's vector of one struct slabobj_ext per
+ * object, in slab->obj_exts, which holds the memcg charge of each object
+ * (MEMCG) and its allocation tag (MEM_ALLOC_PROFILING).  The engine only
+ * calls the hooks.
+ *
+ * Not carried yet on this base: the tag-based KASAN modes.  A
+ * configuration that asks for them stops here rather than build an
+ * allocator that ignores them.
  *
  * Included by mm/slub_internal.h, after mm/slab.h.
  */
@@ -22,6 +27,8 @@
 #include <linux/percpu.h>
 #include <linux/kasan.h>
 #include <linux/kmemleak.h>
+#include <linux/alloc_tag.h>
+#include <linux/memcontrol.h>
 #include <linux/kmsan.h>
 #include <linux/fault-inject.h>
 #include <linux/swap.h>
@@ -29,10 +36,6 @@
 #include <linux/stackdepot.h>
 #include <linux/vmstat.h>
 
-#ifdef CONFIG_SLAB_OBJ_EXT
-/* memcg accounting of objects and allocation profiling */
-#error "SLUB engine: no slab object extensions yet (MEMCG, MEM_ALLOC_PROFILING)"
-#endif /* CONFIG_SLAB_OBJ_EXT */
 #if defined(CONFIG_KASAN) && !defined(CONFIG_KASAN_GENERIC)
 #error "SLUB engine: only generic KASAN is supported on 6.12 for now"
 #endif /* CONFIG_KASAN && !CONFIG_KASAN_GENERIC */
@@ -216,48 +219,156 @@ static inline size_t slub_kasan_metadata_size(struct kmem_cache *cache)
 	return kasan_metadata_size(cache, false);
 }
 
-/* The pages of a slab go back: what vmstat and reclaim count of them. */
-static inline void slub_pages_unaccount(struct kmem_cache *cache,
-					struct slab *slab, unsigned int order)
+void slub_pages_account(struct kmem_cache *cache, struct slab *slab,
+			unsigned int order, gfp_t gfp);
+void slub_pages_unaccount(struct kmem_cache *cache, struct slab *slab,
+			  unsigned int order);
+
+/* ---- Slab object extensions: memcg and allocation tags ---- */
+
+#ifdef CONFIG_SLAB_OBJ_EXT
+/* The extension of @obj, in the vector of its @slab, or NULL if none. */
+static __always_inline struct slabobj_ext *
+slub_obj_ext(struct kmem_cache *cache, struct slab *slab, void *obj)
 {
-	mm_account_reclaimed_pages(1UL << order);
-	mod_node_page_state(slab_pgdat(slab), cache_vmstat_idx(cache),
-			    -(PAGE_SIZE << order));
+	struct slabobj_ext *vec = slab_obj_exts(slab);
+
+	return vec ? vec + obj_to_index(cache, slab, obj) : NULL;
 }
 
-/* The vmstat count of a new slab's pages. */
-static inline void slub_pages_account(struct kmem_cache *cache,
-				      struct slab *slab, unsigned int order,
-				      gfp_t gfp)
+void slub_obj_exts_free(struct slab *slab);
+#else
+static inline void slub_obj_exts_free(struct slab *slab)
 {
-	mod_node_page_state(slab_pgdat(slab), cache_vmstat_idx(cache),
-			    PAGE_SIZE << order);
 }
+#endif /* CONFIG_SLAB_OBJ_EXT */
+
+#ifdef CONFIG_MEM_ALLOC_PROFILING
+void slub_tag_objects(struct kmem_cache *cache, gfp_t gfp, size_t n,
+		      void **p);
 
 /*
- * The per-object hooks, in the shape the engine calls them (6.1's
- * mm/slab.h).  Without slab object extensions memcg has no part in them:
- * the memcg hooks only take and pass on a NULL objcg.
+ * Each of the @n objects in @p (NULL slots skipped) is counted to the
+ * caller's allocation tag, cache->size bytes and one call, as 6.12's
+ * SLUB counts them; the caches of the vectors themselves and those of
+ * kmemleak (SLAB_NOLEAKTRACE) are not.
  */
-static __always_inline bool
-memcg_slab_pre_alloc_hook(struct kmem_cache *cache, struct list_lru *lru,
-			  struct obj_cgroup **objcgp, size_t n, gfp_t gfp)
+static __always_inline void slub_tag_alloc(struct kmem_cache *cache,
+					   gfp_t gfp, size_t n, void **p)
+{
+	if (mem_alloc_profiling_enabled() &&
+	    !(cache->flags & (SLAB_NO_OBJ_EXT | SLAB_NOLEAKTRACE)) &&
+	    !(gfp & __GFP_NO_OBJ_EXT))
+		slub_tag_objects(cache, gfp, n, p);
+}
+
+/* The tags of @n objects of @slab being freed go down again. */
+static __always_inline void slub_tag_free(struct kmem_cache *cache,
+					  struct slab *slab, void **p, int n)
+{
+	struct slabobj_ext *ext;
+	int i;
+
+	if (!mem_alloc_profiling_enabled() ||
+	    (cache->flags & (SLAB_NO_OBJ_EXT | SLAB_NOLEAKTRACE)) ||
+	    !slab_obj_exts(slab))
+		return;
+	for (i = 0; i < n; i++) {
+		ext = slub_obj_ext(cache, slab, p[i]);
+		alloc_tag_sub(&ext->ref, cache->size);
+	}
+}
+#else
+static __always_inline void slub_tag_alloc(struct kmem_cache *cache,
+					   gfp_t gfp, size_t n, void **p)
+{
+}
+
+static __always_inline void slub_tag_free(struct kmem_cache *cache,
+					  struct slab *slab, void **p, int n)
+{
+}
+#endif /* CONFIG_MEM_ALLOC_PROFILING */
+
+#ifdef CONFIG_MEMCG
+/*
+ * Charge the objects of an accounted allocation to the current memcg,
+ * after they are taken (6.12 has no charge in advance): @n objects in
+ * @p, of which trailing NULL slots are ones the engine could not take.
+ * False if the charge (or the list_lru's) failed: the objects must go.
+ */
+static __always_inline bool slub_memcg_charge(struct kmem_cache *cache,
+					      struct list_lru *lru, gfp_t gfp,
+					      size_t n, void **p)
+{
+	if (likely(!memcg_kmem_online()))
+		return true;
+	if (likely(!(gfp & __GFP_ACCOUNT) && !(cache->flags & SLAB_ACCOUNT)))
+		return true;
+	while (n && !p[n - 1])
+		n--;
+	return !n || __memcg_slab_post_alloc_hook(cache, lru, gfp, n, p);
+}
+
+/* The charges of @n objects of @slab being freed, if they have any. */
+static __always_inline void slub_memcg_uncharge(struct kmem_cache *cache,
+						struct slab *slab, void **p,
+						int n)
+{
+	struct slabobj_ext *vec;
+
+	if (likely(!memcg_kmem_online()))
+		return;
+	vec = slab_obj_exts(slab);
+	if (vec)
+		__memcg_slab_free_hook(cache, slab, p, n, vec);
+}
+
+bool slub_memcg_charge_late(void *obj, gfp_t gfp);
+#else
+static __always_inline bool slub_memcg_charge(struct kmem_cache *cache,
+					      struct list_lru *lru, gfp_t gfp,
+					      size_t n, void **p)
 {
 	return true;
 }
 
-static __always_inline void memcg_slab_free_hook(struct kmem_cache *cache,
-						 struct slab *slab, void **p,
-						 int n)
+static __always_inline void slub_memcg_uncharge(struct kmem_cache *cache,
+						struct slab *slab, void **p,
+						int n)
 {
+}
+#endif /* CONFIG_MEMCG */
+
+/* ---- The per-object hooks the engine calls (mm/slub_base.h of 6.1) ---- */
+
+/*
+ * What the pre-alloc hook hands to the post-alloc hook: 6.12's memcg
+ * charges after the objects are taken, for the list_lru the caller
+ * named, so the post hook needs that list_lru.
+ */
+struct slub_hook_ctx {
+	struct list_lru *lru;
+};
+
+static __always_inline bool slub_pre_alloc_hook(struct kmem_cache *cache,
+						struct list_lru *lru,
+						struct slub_hook_ctx *ctx,
+						size_t n, gfp_t gfp)
+{
+	ctx->lru = lru;
+	return true;
 }
 
 /*
- * After the engine took @n objects into @p: KASAN (which may tag the
- * pointers, so it comes first), zeroing when @init, kmemleak and KMSAN.
+ * After the engine took @n objects into @p (a NULL slot is one it could
+ * not take): KASAN (which may tag the pointers, so it comes first),
+ * zeroing when @init, kmemleak, KMSAN and the allocation tag of each,
+ * then the memcg charge of them all.  False if the charge failed: the
+ * engine frees the objects, with their hooks, and the allocation fails.
  */
-static __always_inline void slab_post_alloc_hook(struct kmem_cache *cache,
-						 struct obj_cgroup *objcg,
+static __always_inline bool slub_post_alloc_hook(struct kmem_cache *cache,
+						 struct slub_hook_ctx ctx,
 						 gfp_t gfp, size_t n, void **p,
 						 bool init)
 {
@@ -272,7 +383,27 @@ static __always_inline void slab_post_alloc_hook(struct kmem_cache *cache,
 					 cache->flags, gfp);
 		kmsan_slab_alloc(cache, p[i], gfp);
 	}
+	slub_tag_alloc(cache, gfp, n, p);
+	return slub_memcg_charge(cache, ctx.lru, gfp, n, p);
 }
+
+/*
+ * The first hook of a free of @n objects of @slab, before KASAN may keep
+ * them: the memcg charge and the allocation tag go at the free call.
+ */
+static __always_inline void slub_free_account(struct kmem_cache *cache,
+					      struct slab *slab, void **p,
+					      int n)
+{
+	slub_memcg_uncharge(cache, slab, p, n);
+	slub_tag_free(cache, slab, p, n);
+}
+
+/*
+ * Flags of the engine's own boot caches (kmem_cache, kmem_cache_node):
+ * no extension vectors, as upstream's.
+ */
+#define SLUB_BOOT_CACHE_FLAGS	SLAB_NO_OBJ_EXT
 
 /*
  * The cache @x really belongs to, for kmem_cache_free(@cache, @x) with

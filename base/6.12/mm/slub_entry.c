@@ -7,8 +7,10 @@
  * base has its own copy of this file (see mm/slub_base.h); the engine
  * underneath is the same.
  *
- * Without slab object extensions (see mm/slub_base.h) there are no
- * allocation tags to record: the *_noprof calls are the whole calls.
+ * The *_noprof calls run inside the alloc_hooks() of <linux/slab.h>,
+ * which made current->alloc_tag the caller's: the post-alloc hook counts
+ * each object to it (mm/slub_base.h).  The vectors of slab object
+ * extensions are made and freed here.
  *
  * Included by mm/slub.c, after the paths it inlines into these.
  */
@@ -92,18 +94,229 @@ EXPORT_SYMBOL(kmem_cache_alloc_bulk_noprof);
 
 /**
  * kmem_cache_charge - charge an allocated object to the current memcg
- * @objp: the object
+ * @objp: the object, of a cache or a large kmalloc
  * @gfpflags: allocation flags of the charge
  *
- * Without memcg accounting of slab objects there is nothing to charge.
+ * For an object allocated without __GFP_ACCOUNT that its user now wants
+ * charged.  Objects already charged, and those of the plain kmalloc
+ * caches (whose vectors come from those caches), are left as they are.
  *
- * Return: true, the object stays charged as it was.
+ * Return: false only if the charge failed.
  */
 bool kmem_cache_charge(void *objp, gfp_t gfpflags)
 {
+#ifdef CONFIG_MEMCG
+	if (memcg_kmem_online())
+		return slub_memcg_charge_late(objp, gfpflags);
+#endif /* CONFIG_MEMCG */
 	return true;
 }
 EXPORT_SYMBOL(kmem_cache_charge);
+
+/* ---- Slab pages: vmstat, reclaim and the extension vector ---- */
+
+/* The vmstat count of a new slab's pages, and its vector if memcg wants one. */
+void slub_pages_account(struct kmem_cache *cache, struct slab *slab,
+			unsigned int order, gfp_t gfp)
+{
+#ifdef CONFIG_SLAB_OBJ_EXT
+	/* Without MEMCG the word is not the page allocator's memcg_data. */
+	slab->obj_exts = 0;
+#ifdef CONFIG_MEMCG
+	/*
+	 * Accounted caches get the vector with the slab; a failure leaves
+	 * it to the first charge, as any other cache's.
+	 */
+	if (memcg_kmem_online() && (cache->flags & SLAB_ACCOUNT))
+		alloc_slab_obj_exts(slab, cache, gfp, true);
+#endif /* CONFIG_MEMCG */
+#endif /* CONFIG_SLAB_OBJ_EXT */
+	mod_node_page_state(slab_pgdat(slab), cache_vmstat_idx(cache),
+			    PAGE_SIZE << order);
+}
+
+/*
+ * The pages of a slab go back: what vmstat and reclaim count of them.
+ * The vector goes too, whatever its objects' tags and charges: the page
+ * allocator refuses a page whose memcg_data is not 0.
+ */
+void slub_pages_unaccount(struct kmem_cache *cache, struct slab *slab,
+			  unsigned int order)
+{
+	slub_obj_exts_free(slab);
+	mm_account_reclaimed_pages(1UL << order);
+	mod_node_page_state(slab_pgdat(slab), cache_vmstat_idx(cache),
+			    -(PAGE_SIZE << order));
+}
+
+#ifdef CONFIG_SLAB_OBJ_EXT
+/*
+ * The bits of a vector's word: MEMCG_DATA_OBJEXTS with MEMCG, so that
+ * memcg tells a slab's word from a charged page's.  OBJEXTS_ALLOC_FAIL
+ * alone marks a slab whose vector could not be made, under
+ * MEM_ALLOC_PROFILING_DEBUG: objects allocated then have no tag.
+ */
+#ifdef CONFIG_MEMCG
+#define SLUB_OBJEXTS_BITS	MEMCG_DATA_OBJEXTS
+#else
+#define SLUB_OBJEXTS_BITS	0UL
+#endif /* CONFIG_MEMCG */
+
+/* Flags of the caller's allocation that the vector must not take. */
+#define SLUB_OBJEXTS_GFP_DROP	(__GFP_DMA | __GFP_RECLAIMABLE | \
+				 __GFP_ACCOUNT | __GFP_NOFAIL)
+
+/*
+ * The vector could not be made: with MEM_ALLOC_PROFILING_DEBUG, mark the
+ * slab so that a vector made later knows its live objects have no tags.
+ * Returns true if another CPU installed a vector meanwhile.
+ */
+static bool obj_exts_alloc_failed(struct slab *slab)
+{
+	if (IS_ENABLED(CONFIG_MEM_ALLOC_PROFILING_DEBUG))
+		cmpxchg(&slab->obj_exts, 0, OBJEXTS_ALLOC_FAIL);
+	return slab_obj_exts(slab);
+}
+
+/*
+ * @vec replaces the word @old of a live slab.  If @old marks a failed
+ * vector, the objects allocated meanwhile have no tag: their entries
+ * are marked empty, so that their frees do not report a missing tag.
+ */
+static void obj_exts_prepare(unsigned long old, struct slabobj_ext *vec,
+			     unsigned int objects)
+{
+#ifdef CONFIG_MEM_ALLOC_PROFILING_DEBUG
+	unsigned int i;
+
+	if (old != OBJEXTS_ALLOC_FAIL)
+		return;
+	for (i = 0; i < objects; i++)
+		set_codetag_empty(&vec[i].ref);
+#endif /* CONFIG_MEM_ALLOC_PROFILING_DEBUG */
+}
+
+/**
+ * alloc_slab_obj_exts - give a slab its vector of object extensions
+ * @slab: the slab
+ * @s: its cache
+ * @gfp: flags of the allocation that needs the vector
+ * @new_slab: true while nobody else can see @slab yet
+ *
+ * The vector, zeroed, is kmalloc'ed on the slab's node: from the caches
+ * without extensions for a plain kmalloc cache, whose own vectors would
+ * otherwise come from itself.  A live slab may get its vector from two
+ * CPUs at once: the first installed wins, the other is freed.
+ *
+ * Return: 0 if @slab has a vector, -ENOMEM if not.
+ */
+int alloc_slab_obj_exts(struct slab *slab, struct kmem_cache *s, gfp_t gfp,
+			bool new_slab)
+{
+	unsigned int objects = objs_per_slab(s, slab);
+	struct slabobj_ext *vec;
+	unsigned long old, word;
+
+	gfp &= ~SLUB_OBJEXTS_GFP_DROP;
+	if (is_kmalloc_normal(s))
+		gfp |= __GFP_NO_OBJ_EXT;
+	vec = kcalloc_node(objects, sizeof(*vec), gfp, slab_nid(slab));
+	if (!vec)
+		return obj_exts_alloc_failed(slab) ? 0 : -ENOMEM;
+	/* struct page is not scanned: the vector is referenced from there. */
+	kmemleak_not_leak(vec);
+	word = (unsigned long)vec | SLUB_OBJEXTS_BITS;
+	if (new_slab) {
+		slab->obj_exts = word;
+		return 0;
+	}
+	old = READ_ONCE(slab->obj_exts);
+	do {
+		if (old & ~OBJEXTS_FLAGS_MASK) {
+			kfree(vec);	/* another CPU's is in place */
+			return 0;
+		}
+		obj_exts_prepare(old, vec, objects);
+	} while (!try_cmpxchg(&slab->obj_exts, &old, word));
+	return 0;
+}
+
+/* The slab goes back to the page allocator: its vector, or mark, goes. */
+void slub_obj_exts_free(struct slab *slab)
+{
+	kfree(slab_obj_exts(slab));
+	slab->obj_exts = 0;
+}
+#endif /* CONFIG_SLAB_OBJ_EXT */
+
+#ifdef CONFIG_MEM_ALLOC_PROFILING
+/*
+ * Count @n objects (NULL slots skipped) to current->alloc_tag.  A slab
+ * whose vector cannot be made leaves its object untagged, with one
+ * warning that names the cache.
+ */
+void slub_tag_objects(struct kmem_cache *cache, gfp_t gfp, size_t n,
+		      void **p)
+{
+	struct slab *slab;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!p[i])
+			continue;
+		slab = virt_to_slab(p[i]);
+		if (!slab_obj_exts(slab) &&
+		    WARN_ONCE(alloc_slab_obj_exts(slab, cache, gfp, false),
+			      "SLUB: %s: no object extensions for a slab, objects left untagged\n",
+			      cache->name))
+			continue;
+		alloc_tag_add(&slub_obj_ext(cache, slab, p[i])->ref,
+			      current->alloc_tag, cache->size);
+	}
+}
+#endif /* CONFIG_MEM_ALLOC_PROFILING */
+
+#ifdef CONFIG_MEMCG
+/* kmem_cache_charge() of a large kmalloc: charge its pages, once. */
+static bool memcg_charge_large(struct folio *folio, gfp_t gfp)
+{
+	long bytes = folio_size(folio);
+
+	if (folio_memcg_kmem(folio))
+		return true;
+	if (__memcg_kmem_charge_page(folio_page(folio, 0), gfp,
+				     folio_order(folio)))
+		return false;
+	/* The node counted the pages at allocation; now the memcg does too. */
+	node_stat_mod_folio(folio, NR_SLAB_UNRECLAIMABLE_B, -bytes);
+	lruvec_stat_mod_folio(folio, NR_SLAB_UNRECLAIMABLE_B, bytes);
+	return true;
+}
+
+/*
+ * kmem_cache_charge() with memcg kmem accounting on.  A plain kmalloc
+ * object is not charged: its slab's vector comes from a plain kmalloc
+ * cache, which such a charge could keep from ever being freed.
+ */
+bool slub_memcg_charge_late(void *obj, gfp_t gfp)
+{
+	struct folio *folio = virt_to_folio(obj);
+	struct slabobj_ext *ext;
+	struct kmem_cache *cache;
+	struct slab *slab;
+
+	if (!folio_test_slab(folio))
+		return memcg_charge_large(folio, gfp);
+	slab = folio_slab(folio);
+	cache = slab->slab_cache;
+	if (is_kmalloc_normal(cache))
+		return true;
+	ext = slub_obj_ext(cache, slab, obj);
+	if (ext && ext->objcg)
+		return true;	/* charged already */
+	return __memcg_slab_post_alloc_hook(cache, NULL, gfp, 1, &obj);
+}
+#endif /* CONFIG_MEMCG */
 
 /* ---- kmalloc ---- */
 
