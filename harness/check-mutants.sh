@@ -65,7 +65,8 @@ selftests-not-installed bench-row-missing bench-calibration bench-incomplete
 bench-memory-only bench-slab-regression fastpath-pv-irqoff fastpath-helper-irqoff
 pair-bitlock-fallback workload-udp-corrupt manifest-skip-numa manifest-skip-config
 kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
-invariant-assert model-cal-miscount model-pass-differs model-window-lost"
+invariant-assert model-cal-miscount model-pass-differs model-window-lost
+objext-tag-kept objext-charge-lost"
 mutants=${MUTANTS:-$all}
 mkdir -p "$work"
 
@@ -165,6 +166,19 @@ mutant() {
 		# must turn the console check red.
 		edit mm/slub.c 's/VM_WARN_ON_ONCE\(new->cnt\.inuse > new->cnt\.objects\);/VM_WARN_ON_ONCE(new->cnt.inuse <= new->cnt.objects);/' || return
 		echo "series-lockdep console | *the first: WARNING:* at *mm/slub.c:*"
+		;;
+	objext-tag-kept)
+		# 6.12: a free no longer takes the object's allocation tag
+		# off; /proc/allocinfo must show the sites still counting.
+		edit base/6.12/mm/slub_base.h 's/\t\talloc_tag_sub\(&ext->ref, cache->size\);/\t\t(void)ext;/' || return
+		echo "series-6.12 kselftest:objext_test.sh:tags:?left?after?the?frees* | *"
+		;;
+	objext-charge-lost)
+		# 6.12: accounted objects are no longer charged to the memcg
+		# (uncharging instead crashes the guest: a later object takes
+		# over the objcg of a freed one).
+		edit base/6.12/mm/slub_base.h 's/return !n \|\| __memcg_slab_post_alloc_hook\(cache, lru, gfp, n, p\);/return true;/' || return
+		echo "series-6.12 kselftest:objext_test.sh:memcg:?slab?grew* | *"
 		;;
 	*)
 		echo "unknown mutant $1"

@@ -68,8 +68,10 @@ X86_FEATURE_CX16 = 4 * 32 + 13      # arch/x86/include/asm/cpufeatures.h
 ALT_ENTRY = struct.Struct("<iiHBB")
 ALT_ENTRY_FT = struct.Struct("<iiIBB")
 JUMP_ENTRY = struct.Struct("<iiq")   # struct jump_entry, relative, in 6.1
-# Calls that start memcg's charge hook (memcg_slab_pre_alloc_hook()).
-MEMCG_HOOK = re.compile(r"call\s+\S+\s+<get_obj_cgroup_from_current>")
+# Calls that start memcg's charge hook: 6.1's memcg_slab_pre_alloc_hook()
+# takes the objcg first; 6.12 charges after the objects are taken.
+MEMCG_HOOK = re.compile(r"call\s+\S+\s+<(?:get_obj_cgroup_from_current|"
+                        r"__memcg_slab_post_alloc_hook)>")
 FORBIDDEN = re.compile(r"\b(cli|sti|pushf|pushfq|popf|popfq)\b")
 # A lock prefix (after any segment or size prefix), or xchg with a memory
 # operand, which the CPU locks without one.  xchg %ax,%ax is a nop.
@@ -105,6 +107,10 @@ SLOW_CALLS = {
     r"preempt_schedule(?:_notrace)?_thunk": "preempt_enable() found a reschedule due",
     "this_cpu_cmpxchg16b_emu": "no CX16: the CX16 alternative replaces it",
     "get_obj_cgroup_from_current": "memcg's charge hook",
+    "__memcg_slab_post_alloc_hook": "memcg's charge hook (6.12)",
+    "__memcg_slab_free_hook": "memcg's uncharge of a charged object (6.12)",
+    "obj_alloc_abort": "memcg refused the charge (6.12)",
+    "alloc_slab_obj_exts": "a slab's first tagged or charged object (6.12)",
     # The debug configurations' hooks, not the allocator's fastpath.
     "fs_reclaim_acquire": "lockdep's might_alloc() annotation",
     "fs_reclaim_release": "lockdep's might_alloc() annotation",

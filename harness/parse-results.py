@@ -84,6 +84,12 @@ REPORT_KINDS = [
         r"^BUG \S+ \(.*\): (Object already free|"
         r"Slab has \d+ allocated objects but \d+ are to be freed)")),
     ("bug-slab", re.compile(r"^BUG \S+ \(.*\): ")),
+    # Allocation profiling's debug checks (6.12, MEM_ALLOC_PROFILING_DEBUG,
+    # once a boot each): an object freed with no tag (a double free, or
+    # an allocation path that did not tag), or allocated over a tag that
+    # was never taken off (a free path that did not untag).
+    ("alloc-tag-unset", re.compile(r"^alloc_tag was not set$")),
+    ("alloc-tag-uncleared", re.compile(r"^alloc_tag was not cleared ")),
     ("fix", re.compile(r"^FIX \S+: ")),
 ]
 # Inside a region, what goes with a report is part of it: its stack dump,
@@ -91,6 +97,7 @@ REPORT_KINDS = [
 # line named and the WARN_ON(1) that ends object_err() and __slab_err().
 REPORT_CONTEXT = re.compile(
     r"^Call Trace:|^BUG \S+ \(.*\): Object corrupt$|"
+    r"^WARNING: CPU: \d+ PID: \d+ at \S*include/linux/alloc_tag\.h:\d+ |"
     r"^WARNING: CPU: \d+ PID: \d+ at \S*mm/slub\.c:\d+ (object_err|__slab_err|slab_err)\+")
 REGION = re.compile(r"^HARNESS: expect-splat-(begin|end)(?: (\S+))?(.*)$")
 

@@ -34,6 +34,14 @@
  *   park    allocate and free objects of a cache nobody else uses, so
  *           that the allocator's per-cpu caches hold them until the
  *           module is removed or something empties them
+ *   objext  hold objects allocated from known call sites, for the
+ *           kselftest to find in /proc/allocinfo (allocation profiling)
+ *           and in the memory.stat of the task's memcg: count= objects
+ *           of an accounted cache one at a time (objext_one()) and as
+ *           many in one kmem_cache_alloc_bulk() (objext_bulk()), count=
+ *           kmalloc(128) (objext_kmalloc()) and one large kmalloc
+ *           (objext_large()); writing 1 to the objext_release
+ *           parameter frees them all
  *
  * module_init() returns 0 when every check of the phase passed, -EINVAL when
  * a check failed and -ENOMEM when memory could not be allocated.
@@ -77,7 +85,7 @@
 
 static char *phase = "basic";
 module_param(phase, charp, 0444);
-MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress, debug, badinput, names, numa, leak or park (default basic)");
+MODULE_PARM_DESC(phase, "test phase to run: basic, bulk, stress, debug, badinput, names, numa, leak, park or objext (default basic)");
 
 static unsigned int seconds = 10;
 module_param(seconds, uint, 0444);
@@ -2007,6 +2015,131 @@ static int run_park(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* phase=objext                                                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Objects held from four call sites, one function each, which
+ * /proc/allocinfo names: the kselftest reads each site's bytes and
+ * calls, and the memcg charge of the accounted cache's objects.
+ */
+#define OBJEXT_SIZE	1000
+#define OBJEXT_KMALLOC	128
+#define OBJEXT_LARGE	(3 * PAGE_SIZE)
+
+static unsigned int objext_count = 2048;
+module_param_named(count, objext_count, uint, 0444);
+MODULE_PARM_DESC(count, "objext: objects held from each of the single, bulk and kmalloc sites (default 2048)");
+
+static struct kmem_cache *objext_cache;
+static void **objext_objs;	/* count single, count bulk, count kmalloc */
+static void *objext_big;
+
+static noinline bool objext_one(void **p, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		p[i] = kmem_cache_alloc(objext_cache, GFP_KERNEL);
+		if (!p[i])
+			return false;
+	}
+	return true;
+}
+
+static noinline bool objext_bulk(void **p, unsigned int n)
+{
+	if (kmem_cache_alloc_bulk(objext_cache, GFP_KERNEL, n, p) == n)
+		return true;
+	memset(p, 0, n * sizeof(*p));	/* a failed bulk holds nothing */
+	return false;
+}
+
+static noinline bool objext_kmalloc(void **p, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		p[i] = kmalloc(OBJEXT_KMALLOC, GFP_KERNEL);
+		if (!p[i])
+			return false;
+	}
+	return true;
+}
+
+static noinline void *objext_large(void)
+{
+	return kmalloc(OBJEXT_LARGE, GFP_KERNEL);
+}
+
+static void objext_release_all(void)
+{
+	unsigned int i, n = objext_count;
+
+	if (objext_objs) {
+		/* Each free path must take the tags and charges off. */
+		for (i = 0; i < n; i++)
+			if (objext_objs[i])
+				kmem_cache_free(objext_cache, objext_objs[i]);
+		kmem_cache_free_bulk(objext_cache, n, objext_objs + n);
+		kfree_bulk(n / 2, objext_objs + 2 * n);
+		for (i = 2 * n + n / 2; i < 3 * n; i++)
+			kfree(objext_objs[i]);
+		vfree(objext_objs);
+		objext_objs = NULL;
+	}
+	kfree(objext_big);
+	objext_big = NULL;
+	kmem_cache_destroy(objext_cache);
+	objext_cache = NULL;
+}
+
+static int objext_release_set(const char *val, const struct kernel_param *kp)
+{
+	bool yes;
+	int err = kstrtobool(val, &yes);
+
+	if (err)
+		return err;
+	if (yes)
+		objext_release_all();
+	return 0;
+}
+
+static const struct kernel_param_ops objext_release_ops = {
+	.set = objext_release_set,
+};
+module_param_cb(objext_release, &objext_release_ops, NULL, 0200);
+MODULE_PARM_DESC(objext_release, "objext: write 1 to free the objects held");
+
+static int run_objext(void)
+{
+	unsigned int n = objext_count;
+	bool ok;
+
+	objext_objs = vzalloc(array3_size(3, n, sizeof(void *)));
+	objext_cache = kmem_cache_create("test_slab_api_objext", OBJEXT_SIZE,
+					 0, SLAB_ACCOUNT | TSA_APART, NULL);
+	if (!objext_objs || !objext_cache) {
+		objext_release_all();
+		return -ENOMEM;
+	}
+	ok = CHECK(objext_one(objext_objs, n), "objext: single allocations");
+	ok = ok && CHECK(objext_bulk(objext_objs + n, n), "objext: bulk of %u", n);
+	ok = ok && CHECK(objext_kmalloc(objext_objs + 2 * n, n),
+			 "objext: kmalloc(%d)", OBJEXT_KMALLOC);
+	objext_big = objext_large();
+	ok = ok && CHECK(objext_big, "objext: kmalloc(%lu)", OBJEXT_LARGE);
+	if (!ok) {
+		objext_release_all();
+		return -ENOMEM;
+	}
+	pr_info("objext: holding %u + %u objects of test_slab_api_objext, %u of kmalloc(%d), one of kmalloc(%lu)\n",
+		n, n, n, OBJEXT_KMALLOC, OBJEXT_LARGE);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* phase=badinput                                                       */
 /* ------------------------------------------------------------------ */
 
@@ -2221,8 +2354,10 @@ static int __init test_slab_api_init(void)
 		ret = run_leak();
 	} else if (!strcmp(phase, "park")) {
 		ret = run_park();
+	} else if (!strcmp(phase, "objext")) {
+		ret = run_objext();
 	} else {
-		pr_err("unknown phase '%s' (basic, bulk, stress, debug, badinput, names, numa, leak or park)\n",
+		pr_err("unknown phase '%s' (basic, bulk, stress, debug, badinput, names, numa, leak, park or objext)\n",
 		       phase);
 		return -EINVAL;
 	}
@@ -2245,6 +2380,7 @@ static int __init test_slab_api_init(void)
 
 static void __exit test_slab_api_exit(void)
 {
+	objext_release_all();
 	leak_release();
 	kmem_cache_destroy(park_cache);
 	if (nr_held) {

@@ -72,8 +72,7 @@ fi
 both=0
 [ -n "$size" ] && [ $((size % 16)) -eq 8 ] && both=1
 
-if ! modprobe -n -q $MOD >/dev/null 2>&1 &&
-   ! modprobe -D $MOD 2>/dev/null | grep -q $MOD; then
+if ! module_available $MOD; then
 	for t in "slabs at both positions" "commits at position 0" \
 		 "commits at position 1" "cmpxchg16b in use" "no bad page state"; do
 		skip "$t: module $MOD is not available"

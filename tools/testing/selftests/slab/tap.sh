@@ -48,3 +48,11 @@ kfence_resume() {
 		echo "$kfence_interval" >$KFENCE_INTERVAL
 	fi
 }
+
+# module_available MOD: whether modprobe can find MOD.  kmod's modprobe
+# has a dry run; busybox's has not, but -D fails for a module that
+# modprobe cannot find.
+module_available() {
+	modprobe -n -q "$1" >/dev/null 2>&1 ||
+		modprobe -D "$1" 2>/dev/null | grep -q "$1"
+}

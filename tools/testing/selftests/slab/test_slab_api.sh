@@ -55,10 +55,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	skip_all "must be run as root"
 fi
 
-# kmod's modprobe has a dry run; busybox's has not, but -D fails for a
-# module that modprobe cannot find.
-if ! modprobe -n -q $MOD >/dev/null 2>&1 &&
-   ! modprobe -D $MOD 2>/dev/null | grep -q $MOD; then
+if ! module_available $MOD; then
 	skip_all "module $MOD is not available (CONFIG_TEST_SLAB_API=m)"
 fi
 
