@@ -1483,20 +1483,6 @@ void slub_debug_report_leaks(struct kmem_cache *cache)
 	bitmap_free(map);
 }
 
-/* ---- /proc/slabinfo, which has nothing to tune with this engine ---- */
-
-/* No per-cache statistics columns in /proc/slabinfo. */
-void slabinfo_show_stats(struct seq_file *m, struct kmem_cache *cache)
-{
-}
-
-/* No tunables to write: /proc/slabinfo is read-only with SLUB. */
-ssize_t slabinfo_write(struct file *file, const char __user *ubuf,
-		       size_t len, loff_t *ppos)
-{
-	return -EIO;
-}
-
 #ifdef CONFIG_DEBUG_FS
 /* The tracks of the allocated objects of one slab; list_lock held. */
 static void slab_visit_tracks(struct kmem_cache *cache,

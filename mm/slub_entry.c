@@ -136,3 +136,19 @@ struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
 	}
 	return cache;
 }
+
+#ifdef CONFIG_SLUB_DEBUG
+/* ---- /proc/slabinfo, which has nothing to tune with this engine ---- */
+
+/* No per-cache statistics columns in /proc/slabinfo. */
+void slabinfo_show_stats(struct seq_file *m, struct kmem_cache *cache)
+{
+}
+
+/* No tunables to write: /proc/slabinfo is read-only with SLUB. */
+ssize_t slabinfo_write(struct file *file, const char __user *ubuf,
+		       size_t len, loff_t *ppos)
+{
+	return -EIO;
+}
+#endif /* CONFIG_SLUB_DEBUG */
