@@ -37,6 +37,12 @@
  */
 #define SLUB_KMALLOC_REDZONE	0
 
+/*
+ * Whether a SLAB_TYPESAFE_BY_RCU cache's creator may name the word of
+ * its objects that the free pointer takes: 6.1 has no kmem_cache_args.
+ */
+#define SLUB_HAS_FREEPTR_OFFSET	0
+
 /* Slab orders are 0 .. SLUB_NR_ORDERS - 1. */
 #define SLUB_NR_ORDERS	MAX_ORDER
 

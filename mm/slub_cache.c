@@ -114,7 +114,10 @@ static int slab_order_for(unsigned int size)
  *
  *   left red zone       red_left_pad bytes                 (SLAB_RED_ZONE)
  *   object              object_size bytes, free pointer inside it unless
- *                       the contents must survive being free
+ *                       the contents must survive being free; in a
+ *                       SLAB_TYPESAFE_BY_RCU cache at the word its
+ *                       creator named (kmem_cache_args.freeptr_offset),
+ *                       if it did
  *   right red zone      up to inuse, at least a word       (SLAB_RED_ZONE)
  *   free pointer        here if outside the object
  *   alloc, free track   2 x struct slub_track              (SLAB_STORE_USER)
@@ -133,11 +136,19 @@ static unsigned int slot_layout(struct kmem_cache *cache, slab_flags_t flags)
 		size += sizeof(void *);
 	cache->inuse = size;
 
-	if ((flags & (SLAB_TYPESAFE_BY_RCU | SLAB_POISON)) || cache->ctor ||
+	if (((flags & SLAB_TYPESAFE_BY_RCU) && !cache->use_freeptr_offset) ||
+	    (flags & SLAB_POISON) || cache->ctor ||
 	    ((flags & SLAB_RED_ZONE) && cache->object_size < sizeof(void *))) {
 		/* Object contents must survive: free pointer after it. */
 		cache->offset = size;
 		size += sizeof(void *);
+	} else if (flags & SLAB_TYPESAFE_BY_RCU) {
+		/*
+		 * RCU readers may still read a freed object: the creator
+		 * named the word they never look at (checked in range and
+		 * aligned by kmem_cache_create()).
+		 */
+		cache->offset = cache->freeptr_offset;
 	} else {
 		/* Mid-object, away from the edges small overflows hit. */
 		cache->offset = ALIGN_DOWN(cache->object_size / 2, sizeof(void *));

@@ -1177,6 +1177,44 @@ struct kt_page_seen {
 	bool by_worker;
 };
 
+/*
+ * A SLAB_TYPESAFE_BY_RCU cache whose creator names a word of the object
+ * for the free pointer (kmem_cache_args.freeptr_offset) keeps it there
+ * and takes no word more; without one it goes after the object.
+ */
+static void kt_rcu_freeptr_offset(struct kunit *test)
+{
+#if SLUB_HAS_FREEPTR_OFFSET
+	struct kmem_cache_args args = {
+		.freeptr_offset = 2 * sizeof(void *),
+		.use_freeptr_offset = true,
+	};
+	const slab_flags_t flags = SLAB_TYPESAFE_BY_RCU | SLAB_NO_USER_FLAGS |
+				   SLUB_NO_MERGE;
+	struct kt_ctx *ctx = test->priv;
+	struct kmem_cache *given;
+	void *obj;
+
+	given = __kmem_cache_create_args("slub_engine_rcu_fp", KT_OBJ_SIZE,
+					 &args, flags);
+	KUNIT_ASSERT_NOT_NULL(test, given);
+	ctx->other = kmem_cache_create("slub_engine_rcu", KT_OBJ_SIZE, 0,
+				       flags, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->other);
+	KUNIT_EXPECT_EQ(test, given->offset, 2 * (unsigned int)sizeof(void *));
+	KUNIT_EXPECT_LT(test, given->offset, given->object_size);
+	KUNIT_EXPECT_GE(test, ctx->other->offset, ctx->other->inuse);
+	KUNIT_EXPECT_LT(test, given->size, ctx->other->size);
+	/* Its objects come and go through the free pointer's word. */
+	obj = kmem_cache_alloc(given, GFP_KERNEL);
+	KUNIT_EXPECT_NOT_NULL(test, obj);
+	kmem_cache_free(given, obj);
+	kmem_cache_destroy(given);
+#else
+	kunit_skip(test, "no kmem_cache_args.freeptr_offset on this base");
+#endif /* SLUB_HAS_FREEPTR_OFFSET */
+}
+
 static void kt_page_free_probe(void *data, struct page *page,
 			       unsigned int order)
 {
@@ -1247,6 +1285,7 @@ static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_validate_bad_slab),
 	KUNIT_CASE(kt_node_bootstrap),
 	KUNIT_CASE(kt_double_free_in_chain),
+	KUNIT_CASE(kt_rcu_freeptr_offset),
 	KUNIT_CASE(kt_flush_in_worker),
 	{}
 };

@@ -124,7 +124,8 @@ struct slab_oo {
  *
  *   [0, object_size)   the object proper
  *   [offset]           free pointer (inside the object, or at @inuse
- *                      when the object must survive being free)
+ *                      when the object must survive being free, unless
+ *                      its creator named a word that may be lost)
  *   [inuse, size)      free pointer slot if outside, then padding
  */
 struct kmem_cache {
@@ -150,6 +151,8 @@ struct kmem_cache {
 	unsigned int align;
 	unsigned int red_left_pad;	/* left red zone (debug) */
 	bool pair_atomic;		/* slab pair via cmpxchg_double */
+	bool use_freeptr_offset;	/* @freeptr_offset given (RCU cache) */
+	unsigned int freeptr_offset;	/* the creator's free pointer place */
 	const char *name;
 	struct list_head list;		/* entry in slab_caches */
 #ifndef CONFIG_SLUB_DEBUG

@@ -98,6 +98,12 @@ static inline int *slub_node_first(int *node)
  */
 #define SLUB_KMALLOC_REDZONE	1
 
+/*
+ * Whether a SLAB_TYPESAFE_BY_RCU cache's creator may name the word of
+ * its objects that the free pointer takes: kmem_cache_args.freeptr_offset (mm/slub_entry.c).
+ */
+#define SLUB_HAS_FREEPTR_OFFSET	1
+
 /* Slab orders are 0 .. SLUB_NR_ORDERS - 1. */
 #define SLUB_NR_ORDERS	NR_PAGE_ORDERS
 

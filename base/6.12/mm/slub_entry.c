@@ -474,10 +474,9 @@ slab_flags_t kmem_cache_flags(slab_flags_t flags, const char *name)
 
 /*
  * A new cache: mm/slab_common.c has checked @args (align already through
- * calculate_alignment()) and set the refcount; the engine sets the rest.
- * A free pointer offset (args->freeptr_offset) is not used: the engine
- * keeps the free pointer of TYPESAFE_BY_RCU caches after the object,
- * which costs such a cache one word per object.
+ * calculate_alignment(), a free pointer offset in the object, aligned,
+ * and for a TYPESAFE_BY_RCU cache only) and set the refcount; the engine
+ * sets the rest.
  */
 int do_kmem_cache_create(struct kmem_cache *cache, const char *name,
 			 unsigned int size, struct kmem_cache_args *args,
@@ -490,6 +489,8 @@ int do_kmem_cache_create(struct kmem_cache *cache, const char *name,
 	cache->ctor = args->ctor;
 	cache->useroffset = args->useroffset;
 	cache->usersize = args->usersize;
+	cache->use_freeptr_offset = args->use_freeptr_offset;
+	cache->freeptr_offset = args->freeptr_offset;
 	return slub_cache_create(cache, slub_cache_flags(flags, name));
 }
 
