@@ -66,7 +66,7 @@ bench-memory-only bench-slab-regression fastpath-pv-irqoff fastpath-helper-irqof
 pair-bitlock-fallback workload-udp-corrupt manifest-skip-numa manifest-skip-config
 kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
 invariant-assert model-cal-miscount model-pass-differs model-window-lost
-objext-tag-kept objext-charge-lost"
+objext-tag-kept objext-charge-lost freeptr-offset-ignored"
 mutants=${MUTANTS:-$all}
 mkdir -p "$work"
 
@@ -179,6 +179,12 @@ mutant() {
 		# over the objcg of a freed one).
 		edit base/6.12/mm/slub_base.h 's/return !n \|\| __memcg_slab_post_alloc_hook\(cache, lru, gfp, n, p\);/return true;/' || return
 		echo "series-6.12 kselftest:objext_test.sh:memcg:?slab?grew* | *"
+		;;
+	freeptr-offset-ignored)
+		# 6.12: an RCU cache's free pointer goes after the object
+		# whatever word its creator named.
+		edit mm/slub_cache.c 's/\(\(flags & SLAB_TYPESAFE_BY_RCU\) && !cache->use_freeptr_offset\)/(flags \& SLAB_TYPESAFE_BY_RCU)/' || return
+		echo "series-6.12 kunit:slub_engine:kt_rcu_freeptr_offset"
 		;;
 	*)
 		echo "unknown mutant $1"
