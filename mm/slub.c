@@ -42,6 +42,11 @@
  * depot
  *   Per node, kn->depot: lists of full and empty arrays, at most
  *   DEPOT_MAX of each.
+ * held object
+ *   A freed object whose free has not reached the engine yet: in KASAN's
+ *   quarantine, or (SLUB_RCU_DEBUG, 6.12) of a SLAB_TYPESAFE_BY_RCU cache
+ *   waiting a grace period.  It counts in its slab's inuse, on no
+ *   freelist, as an allocated object does.
  */
 
 /**
@@ -1663,9 +1668,84 @@ redo:
 }
 
 /*
- * Hooks run on every freed object.  Returns true when KASAN took the
- * object into quarantine: it must not be freed now.  KFENCE objects are
- * never wiped here: KFENCE checks their canaries itself.
+ * The last hooks of a free: the wipe of init_on_free, then KASAN's, which
+ * leaves an object that RCU readers may still read (@still_accessible)
+ * unpoisoned.  Returns true when KASAN took the object into quarantine:
+ * it must not be freed now.
+ */
+static __always_inline bool obj_free_final(struct kmem_cache *cache, void *x,
+					   bool init, bool still_accessible)
+{
+	if (unlikely(init)) {
+		/* Object and metadata, but not a left red zone. */
+		if (!kasan_has_integrated_init())
+			memset(kasan_reset_tag(x), 0, cache->object_size);
+		memset((char *)kasan_reset_tag(x) + cache->inuse, 0,
+		       cache->size - cache->inuse - cache->red_left_pad);
+	}
+	return slub_kasan_free(cache, x, init, still_accessible);
+}
+
+#ifdef CONFIG_SLUB_RCU_DEBUG
+/*
+ * SLUB_RCU_DEBUG (6.12, with KASAN): an object of a SLAB_TYPESAFE_BY_RCU
+ * cache may be read until a grace period has passed, so its free waits
+ * for one before KASAN poisons it and the slab takes it back.  A read
+ * after that is then the use after free it is.
+ */
+struct obj_rcu_free {
+	struct rcu_head head;
+	void *obj;
+};
+
+static void obj_free_after_rcu(struct rcu_head *head)
+{
+	struct obj_rcu_free *d = container_of(head, struct obj_rcu_free, head);
+	void *x = d->obj;
+	struct slab *slab = virt_to_slab(x);
+	struct kmem_cache *cache;
+
+	kfree(d);
+	if (WARN_ON_ONCE(!slab))
+		return;
+	cache = slab->slab_cache;
+	if (obj_free_final(cache, x, slab_want_init_on_free(cache), false))
+		return;
+	do_slab_free(cache, slab, x, x, 1, _THIS_IP_);
+}
+
+/*
+ * Take @x of an RCU cache for a free after a grace period; false (the
+ * free goes on now, KASAN leaving the object unpoisoned) when there is no
+ * memory for that.  KFENCE delays its own objects' frees.
+ */
+static bool obj_free_defer_rcu(struct kmem_cache *cache, void *x)
+{
+	struct obj_rcu_free *d;
+
+	if (!(cache->flags & SLAB_TYPESAFE_BY_RCU) || is_kfence_address(x))
+		return false;
+	d = kmalloc(sizeof(*d), GFP_NOWAIT);
+	if (!d)
+		return false;
+	/* KASAN's reports of the object name this free, as kfree_rcu's. */
+	slub_kasan_note_deferred_free(x);
+	d->obj = x;
+	call_rcu(&d->head, obj_free_after_rcu);
+	return true;
+}
+#else
+static inline bool obj_free_defer_rcu(struct kmem_cache *cache, void *x)
+{
+	return false;
+}
+#endif /* CONFIG_SLUB_RCU_DEBUG */
+
+/*
+ * Hooks run on every freed object.  Returns true when the object must
+ * not be freed now: KASAN found the free invalid, took the object into
+ * quarantine, or SLUB_RCU_DEBUG delays it.  KFENCE objects are never
+ * wiped here: KFENCE checks their canaries itself.
  */
 static __always_inline bool obj_free_hooks(struct kmem_cache *cache, void *x,
 					   bool init)
@@ -1675,14 +1755,14 @@ static __always_inline bool obj_free_hooks(struct kmem_cache *cache, void *x,
 	debug_check_no_locks_freed(x, cache->object_size);
 	if (!(cache->flags & SLAB_DEBUG_OBJECTS))
 		debug_check_no_obj_freed(x, cache->object_size);
-	if (unlikely(init)) {
-		/* Object and metadata, but not a left red zone. */
-		if (!kasan_has_integrated_init())
-			memset(kasan_reset_tag(x), 0, cache->object_size);
-		memset((char *)kasan_reset_tag(x) + cache->inuse, 0,
-		       cache->size - cache->inuse - cache->red_left_pad);
-	}
-	return slub_kasan_free(cache, x, init);
+	/* A free KASAN finds invalid (double, or mid-object) is not done. */
+	if (slub_kasan_pre_free(cache, x))
+		return true;
+	if (unlikely(cache->flags & SLAB_TYPESAFE_BY_RCU) &&
+	    obj_free_defer_rcu(cache, x))
+		return true;
+	return obj_free_final(cache, x, init,
+			      cache->flags & SLAB_TYPESAFE_BY_RCU);
 }
 
 static __always_inline bool want_wipe(struct kmem_cache *cache, void *x)

@@ -121,9 +121,25 @@ static __always_inline void slub_kasan_ctor_end(struct kmem_cache *cache,
 	kasan_poison_object_data(cache, obj);
 }
 
-/* KASAN's part of a free: true when it keeps the object (quarantine). */
+/*
+ * Before a free touches @obj: true if KASAN found the free invalid and
+ * reported it, and the object must be left alone.  6.1's KASAN checks
+ * that in kasan_slab_free() itself.
+ */
+static __always_inline bool slub_kasan_pre_free(struct kmem_cache *cache,
+						void *obj)
+{
+	return false;
+}
+
+/*
+ * KASAN's part of a free: true when it keeps the object (quarantine).
+ * 6.1's KASAN leaves the objects of SLAB_TYPESAFE_BY_RCU caches alone
+ * itself, whatever @still_accessible says.
+ */
 static __always_inline bool slub_kasan_free(struct kmem_cache *cache,
-					    void *obj, bool init)
+					    void *obj, bool init,
+					    bool still_accessible)
 {
 	return kasan_slab_free(cache, obj, init);
 }

@@ -203,14 +203,32 @@ static __always_inline void slub_kasan_ctor_end(struct kmem_cache *cache,
 }
 
 /*
+ * Before a free touches @obj: true if KASAN found the free invalid (a
+ * double free, or a pointer into an object) and reported it; the
+ * object is then left alone.
+ */
+static __always_inline bool slub_kasan_pre_free(struct kmem_cache *cache,
+						void *obj)
+{
+	return kasan_slab_pre_free(cache, obj);
+}
+
+/*
  * KASAN's part of a free: true when it keeps the object (quarantine).
- * The object is not still accessible: the engine has no delayed free of
- * SLUB_RCU_DEBUG.
+ * An object RCU readers may still read (@still_accessible: of a
+ * SLAB_TYPESAFE_BY_RCU cache, before a grace period) is not poisoned.
  */
 static __always_inline bool slub_kasan_free(struct kmem_cache *cache,
-					    void *obj, bool init)
+					    void *obj, bool init,
+					    bool still_accessible)
 {
-	return kasan_slab_free(cache, obj, init, false);
+	return kasan_slab_free(cache, obj, init, still_accessible);
+}
+
+/* A free delayed by SLUB_RCU_DEBUG: KASAN's reports will name it. */
+static inline void slub_kasan_note_deferred_free(void *obj)
+{
+	kasan_record_aux_stack_noalloc(obj);
 }
 
 /* KASAN metadata kept inside a free object: never kmalloc red zone. */
