@@ -115,6 +115,7 @@ SLOW_CALLS = {
     "fs_reclaim_acquire": "lockdep's might_alloc() annotation",
     "fs_reclaim_release": "lockdep's might_alloc() annotation",
     "__should_failslab": "CONFIG_FAILSLAB's fault injection",
+    "should_failslab": "CONFIG_FAILSLAB's fault injection (6.12)",
     r"__kasan_\w+": "KASAN's hooks",
     r"kmemleak_\w+": "kmemleak's hooks",
     r"lock_acquire|lock_release|lock_is_held_type|debug_check_no_locks_freed":

@@ -54,6 +54,7 @@ SPLAT = re.compile(r"(\bBUG[: ]|WARNING:|Oops|general protection fault|"
 REPORT_KINDS = [
     ("kasan", re.compile(r"\bKASAN:")),
     ("kcsan", re.compile(r"\bKCSAN:")),
+    ("kfence", re.compile(r"\bBUG: KFENCE: ")),
     # The engine's consistency checks (mm/slub_debug.c, mm/slub.c).
     ("slub-invalid", re.compile(
         r"^SLUB \S+: slab \S+ (is not a slab of this cache|bad counters|"
