@@ -433,7 +433,7 @@ static __always_inline void slub_free_account(struct kmem_cache *cache,
  * The cache @x really belongs to, for kmem_cache_free(@cache, @x) with
  * hardening or consistency checks: a mismatch is reported (with the
  * object's owners) and the object's own cache is used; NULL if @x is in
- * no slab at all.
+ * no slab at all, whatever @cache is (NULL too, as upstream allows).
  */
 static inline struct kmem_cache *cache_from_obj(struct kmem_cache *cache,
 						void *x)
@@ -441,11 +441,12 @@ static inline struct kmem_cache *cache_from_obj(struct kmem_cache *cache,
 	struct slab *slab = virt_to_slab(x);
 	struct kmem_cache *owner = slab ? slab->slab_cache : NULL;
 
+	/* LKDTM's SLAB_FREE_PAGE frees a page to no cache at all. */
 	if (WARN_ONCE(!slab, "%s: object %p of cache %s is not in a slab\n",
-		      __func__, x, cache->name))
+		      __func__, x, cache ? cache->name : "(null)"))
 		return NULL;
 	if (WARN(owner != cache, "%s: Wrong slab cache. %s but object is from %s\n",
-		 __func__, cache->name, owner->name))
+		 __func__, cache ? cache->name : "(null)", owner->name))
 		print_tracking(owner, x);
 	return owner;
 }
