@@ -66,7 +66,7 @@ bench-memory-only bench-slab-regression fastpath-pv-irqoff fastpath-helper-irqof
 pair-bitlock-fallback workload-udp-corrupt manifest-skip-numa manifest-skip-config
 kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
 invariant-assert model-cal-miscount model-pass-differs model-window-lost
-objext-tag-kept objext-charge-lost freeptr-offset-ignored"
+objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked"
 mutants=${MUTANTS:-$all}
 mkdir -p "$work"
 
@@ -185,6 +185,14 @@ mutant() {
 		# whatever word its creator named.
 		edit mm/slub_cache.c 's/\(\(flags & SLAB_TYPESAFE_BY_RCU\) && !cache->use_freeptr_offset\)/(flags \& SLAB_TYPESAFE_BY_RCU)/' || return
 		echo "series-6.12 kunit:slub_engine:kt_rcu_freeptr_offset"
+		;;
+	usercopy-size-unchecked)
+		# Hardened usercopy checks where a copy starts in an object,
+		# not where it ends: LKDTM's too-long copy out of a kmalloc
+		# object gets through.  (Its copy in still reads red: it
+		# overwrites the red zone, which the free reports.)
+		edit mm/slub_introspect.c 's/offset <= end && n <= end - offset\)/offset <= end)/' || return
+		echo "series-6.12-lkdtm lkdtm:USERCOPY_SLAB_SIZE_TO"
 		;;
 	*)
 		echo "unknown mutant $1"
@@ -523,7 +531,9 @@ for m in $mutants; do
 	# No row of the previous mutant may stand in for this one's.
 	res=$work/build/results.tsv
 	rm -f "$res"
-	(cd "$tree" && BUILD=$work/build HARNESS_T0='' VARIANTS="$variants" \
+	# FULL=1: the variant may be one of variants-full.conf; with
+	# VARIANTS set, check.sh adds nothing else for it.
+	(cd "$tree" && BUILD=$work/build HARNESS_T0='' FULL=1 VARIANTS="$variants" \
 		"$tree/harness/check.sh") >"$work/$m.log" 2>&1 || rc=$?
 	verdict=$(judge "$res" "$variants" "$want" "$dwant" "$rc")
 	case $verdict in

@@ -59,6 +59,15 @@ for f in "$REPO"/lib/test_slab*.c; do
 done
 /sbin/depmod -b "$root" "$kver"
 
+# LKDTM (configs/lkdtm.config): the guest's run_lkdtm reads which cases
+# to run and what each must print from the kernel's own list, as
+# upstream's tools/testing/selftests/lkdtm/run.sh does.
+if find "$root/lib/modules" -name 'lkdtm.ko*' | grep -q .; then
+	tests=$out/source/tools/testing/selftests/lkdtm/tests.txt
+	[ -f "$tests" ] || die "$profile has lkdtm.ko but its tree has no $tests"
+	install -D -m 644 "$tests" "$root/usr/share/lkdtm/tests.txt"
+fi
+
 # kselftests, installed the kselftest way from the series tree.
 ks=$BUILD/kselftest/install
 if [ -x "$ks/run_kselftest.sh" ]; then

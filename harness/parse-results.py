@@ -22,7 +22,8 @@ where STATUS is PASS, FAIL or SKIP.  Results are:
     there as the detail; a suite with another number of results than its
     plan, or without its plan or its closing line, fails;
   - every "HARNESS: result STATUS TEST DETAIL" line of a guest script
-    (the distribution profile's workload parts, test_meminit);
+    (the distribution profile's workload parts, test_meminit, LKDTM's
+    cases);
   - every kselftest result (TAP from run_kselftest.sh), as
     kselftest:<program>:<description>; a program that failed without a
     failing subtest (crash, timeout), or that reported another number of
@@ -259,7 +260,7 @@ RESULT = re.compile(r"^HARNESS: result (PASS|FAIL|SKIP) (\S+)\s*(.*)$")
 
 def parse_results(lines, out):
     """The "HARNESS: result STATUS TEST DETAIL" lines of guest scripts (the
-    distribution profile's workload, test_meminit)."""
+    distribution profile's workload, test_meminit, run_lkdtm)."""
     for raw in lines:
         m = RESULT.match(raw.strip())
         if m:
