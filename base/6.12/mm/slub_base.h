@@ -440,13 +440,14 @@ static inline struct kmem_cache *cache_from_obj(struct kmem_cache *cache,
 {
 	struct slab *slab = virt_to_slab(x);
 	struct kmem_cache *owner = slab ? slab->slab_cache : NULL;
-
 	/* LKDTM's SLAB_FREE_PAGE frees a page to no cache at all. */
+	const char *name = cache ? cache->name : "(null)";
+
 	if (WARN_ONCE(!slab, "%s: object %p of cache %s is not in a slab\n",
-		      __func__, x, cache ? cache->name : "(null)"))
+		      __func__, x, name))
 		return NULL;
 	if (WARN(owner != cache, "%s: Wrong slab cache. %s but object is from %s\n",
-		 __func__, cache ? cache->name : "(null)", owner->name))
+		 __func__, name, owner->name))
 		print_tracking(owner, x);
 	return owner;
 }
