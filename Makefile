@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Build, boot and test the slab series on Linux 6.1 under QEMU.
-# See README.md.  Every target does its own set-up.
+# Build, boot and test the slab series on Linux 6.1 and 6.12 under QEMU.
+# See README.md.  Every target does its own set-up; BASE=6.1|6.12 picks
+# the base (README.md, "Choosing the base").
 
 H := harness
 
@@ -35,20 +36,16 @@ datagram-trace:
 	@$(H)/datagram-trace.sh
 
 shell:
-	@$(H)/build.sh $(or $(PROFILE),series) && $(H)/kselftest.sh && \
-		$(H)/initramfs.sh $(or $(PROFILE),series) && \
-		$(H)/run-qemu.sh $(or $(PROFILE),series) build/logs/console-shell.log -I \
-			-s $(or $(SMP),2) -m $(or $(MEM),512M)
+	@$(H)/one-kernel.sh shell
 
 tree:
 	@$(H)/prepare.sh
 
 kernel:
-	@$(H)/build.sh $(or $(PROFILE),series)
+	@$(H)/one-kernel.sh kernel
 
 fastpath:
-	@$(H)/build.sh $(or $(PROFILE),series) && \
-		$(H)/fastpath.py build/out/$(or $(PROFILE),series)/vmlinux
+	@$(H)/one-kernel.sh fastpath
 
 series:
 	@$(H)/series.py
@@ -59,7 +56,8 @@ series-check:
 clean:
 	rm -rf build/out build/src build/initramfs build/modules build/guest build/kselftest \
 		build/logs build/results.tsv build/series build/series-git \
-		build/series-check build/bench build/badinput.md build/mutants \
+		build/series-check build/bench build/bench@* build/badinput.md \
+		build/badinput@*.md build/mutants \
 		build/matrix-results.tsv
 
 distclean: clean
@@ -76,10 +74,11 @@ help:
 	@echo "make bench      our allocator against upstream SLUB and SLAB: build/bench/report.md (QUICK=1: reduced)"
 	@echo "make datagram-trace  one UDP datagram of each bench kernel, instructions by function (KERNELS=, CASE=)"
 	@echo "make shell      boot the series to an interactive shell"
-	@echo "make kernel     build one profile (PROFILE=series|series-aligned|pristine)"
+	@echo "make kernel     build one profile (PROFILE=series|series-aligned|pristine|..., default the series of BASE)"
 	@echo "make fastpath   disassemble and check the kmem_cache_alloc/free and kmalloc/kfree fastpaths"
-	@echo "make tree       lay the series onto build/src/series"
+	@echo "make tree       lay the series onto build/src/series (BASE=6.12: build/src/series-6.12)"
 	@echo "make series     write the patch series and its cover letter to build/series"
 	@echo "make series-check  git am the series patch by patch, checkpatch and build each, boot"
 	@echo "make clean      remove build outputs (keeps the unpacked base)"
-	@echo "variables: KERNEL_SRC=<6.1 tree> VARIANTS='<names>' JOBS=<n>"
+	@echo "variables: BASE=6.1|6.12 (every target; make check without it covers both)"
+	@echo "           KERNEL_SRC=<tree of BASE> VARIANTS='<names>' JOBS=<n>"

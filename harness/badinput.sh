@@ -13,13 +13,19 @@
 # RESULTS=<file> appends one result line per case to that results file
 # (make check-full uses it); CASES='a b' picks cases.  The pristine
 # profile is upstream as configured by default: without
-# SLAB_FREELIST_HARDENED, which the series profile has.
+# SLAB_FREELIST_HARDENED, which the series profile has.  BASE=6.12:
+# pristine-6.12 against series-6.12 (memcg and allocation profiling on
+# in both), into build/badinput@6.12.md.
 set -eu
 STAGE=badinput
 . "$(dirname "$0")/lib.sh"
 
 cases=${CASES:-"double_free invalid_free cross_cache_free write_after_free redzone corrupt_freeptr destroy_live create_absurd kmalloc_sizes"}
-kernels="pristine series"
+case $BASE in
+6.1) up=pristine us=series ;;
+*) up=pristine-$BASE us=series-$BASE ;;
+esac
+kernels="$up $us"
 
 "$REPO/harness/deps.sh"
 "$REPO/harness/kselftest.sh"
@@ -56,7 +62,7 @@ outcome() {
 }
 
 results=${RESULTS:-}
-md=$BUILD/badinput.md
+md=$BUILD/badinput$(base_suffix).md
 {
 	echo "| case | slub_debug | upstream SLUB | this series | verdict |"
 	echo "|---|---|---|---|---|"
@@ -66,7 +72,7 @@ for mode in none FZPU; do
 	for c in $cases; do
 		declare -A got=()
 		for k in $kernels; do
-			clog=$LOGS/console-badinput-$k-$mode-$c.log
+			clog=$LOGS/console-badinput-$(profile_key "$k")-$mode-$c.log
 			extra="harness.case=$c"
 			[ $mode = FZPU ] && extra="$extra slub_debug=FZPU"
 			log "$c (slub_debug=$mode): booting $k"
@@ -74,8 +80,8 @@ for mode in none FZPU; do
 				-a "$extra" -t 300 >/dev/null 2>&1 || true
 			got[$k]=$(outcome "$clog" "$c")
 		done
-		IFS='|' read -r ua ur uc un <<<"${got[pristine]}"
-		IFS='|' read -r sa sr sc sn <<<"${got[series]}"
+		IFS='|' read -r ua ur uc un <<<"${got[$up]}"
+		IFS='|' read -r sa sr sc sn <<<"${got[$us]}"
 		why=
 		[ "$ua" = survived ] && [ "$sa" != survived ] && why="dies where upstream survives"
 		[ "$ur" != none ] && [ "$sr" = none ] && why="${why:+$why; }silent where upstream reports"

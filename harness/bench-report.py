@@ -101,6 +101,33 @@ SLAB_FIGURES = [("slab_boot_kb", "after boot"), ("slab_module_kb", "with the fix
                 ("slab_dd_kb", "after the dd")]
 SLAB_BOUND = 1.10
 TARGETS.append((SLAB_TARGET, f"≤ {SLAB_BOUND:.2f}× SLUB", len(SLAB_FIGURES)))
+BASE = "6.1"
+
+
+def configure_base(base):
+    """The kernels and targets of base BASE (harness/bench.sh picks the
+    kernels the same way).  6.1 has all five.  A later base has no SLAB
+    (removed in 6.8) and ours only in upstream's 64-byte layout, so ours
+    is ours-aligned, the peers are SLUB in both layouts, and the targets
+    are those that do not need SLAB or the 56-byte page of ours: the
+    fastpath pairs against SLUB alone, bulk, many caches, fork+exec, TCG
+    and Slab:."""
+    global BASE, KERNELS, OURS, PEERS, TARGETS
+    BASE = base
+    if base == "6.1":
+        return
+    KERNELS = ["ours-aligned", "slub", "slub56"]
+    OURS = "ours-aligned"
+    PEERS = ["slub", "slub56"]
+    drop = {"alloc N / free N (ratio to SLAB)", "bulk 250 (ratio to SLAB)",
+            LAYOUT_TARGET, BULK1_TARGET}
+    TARGETS = [(name, goal.replace(" and ≤ SLAB", ""), n) for name, goal, n in TARGETS
+               if name not in drop]
+
+
+def ours_variants():
+    """Our kernels of this base: their boot-time strategies are rows."""
+    return [k for k in KERNELS if k.startswith("ours-")]
 
 
 def load(path):
@@ -248,35 +275,37 @@ class Report:
         b = self.b
         self.p(f"### {title}")
         self.p()
-        head = [keyname] + [LABEL[k] for k in KERNELS] + \
-            ["ours / best peer", "internal / aligned", "target", "met"]
+        head = [keyname] + [LABEL[k] for k in KERNELS] + ["ours / best peer"] + \
+            (["internal / aligned"] if OURS != "ours-aligned" else []) + ["target", "met"]
         rows = []
         for key in keys:
             vals = {k: b.icount(k, group, key, measure=measure) for k in KERNELS}
             ours = vals[OURS]
             r, _ = ratio(ours, [vals[p] for p in PEERS])
             lay = None
-            if ours is not None and vals["ours-aligned"] and measure == "icount":
+            if OURS != "ours-aligned" and ours is not None and vals["ours-aligned"] and \
+                    measure == "icount":
                 lay = ours / vals["ours-aligned"]
             slub_best = min([vals[p] for p in ("slub", "slub56") if vals[p] is not None],
                             default=None)
-            ok, text = target(key, ours, slub_best, vals["slab"])
+            slab = vals.get("slab")
+            ok, text = target(key, ours, slub_best, slab)
             lay_ok = lay is not None and lay <= 1.01
             if ok is not None:
-                self.targets[short].append((ok, ours / ref(slub_best, vals["slab"])))
+                self.targets[short].append((ok, ours / ref(slub_best, slab)))
             if lay is not None:
                 self.targets[LAYOUT_TARGET].append((lay_ok, lay))
             if ok is False:
                 self.shortfalls.append(f"{title}, {keyname} {key}: ours {fmt(ours)} "
-                                       f"against {text} (SLUB {fmt(slub_best)}, SLAB {fmt(vals['slab'])})")
+                                       f"against {text} (SLUB {fmt(slub_best)}, SLAB {fmt(slab)})")
             if lay is not None and not lay_ok:
                 self.shortfalls.append(f"{title}, {keyname} {key}: internal layout "
                                        f"{fmt(ours)} is {100 * (lay - 1):.1f}% over aligned "
                                        f"{fmt(vals['ours-aligned'])} (target within 1%)")
             rows.append([key] + [fmt(vals[k]) for k in KERNELS] +
-                        [fmt(r, 2) + "×" if r else "n/a",
-                         (fmt(lay, 3) + ("" if lay_ok else " **over 1%**")) if lay else "n/a",
-                         text, verdict(ok)])
+                        [fmt(r, 2) + "×" if r else "n/a"] +
+                        ([(fmt(lay, 3) + ("" if lay_ok else " **over 1%**")) if lay else "n/a"]
+                         if OURS != "ours-aligned" else []) + [text, verdict(ok)])
         self.table(head, rows)
 
     # -- the report --
@@ -300,7 +329,7 @@ class Report:
         self.p()
         self.p(f"Machine: {self.machine} (host {platform.node()}).  Guests: `-cpu qemu64,+cx16`.")
         self.p()
-        self.p("Kernels: one base (Linux 6.1) and one config (harness/configs/base.config + "
+        self.p(f"Kernels: one base (Linux {BASE}) and one config (harness/configs/base.config + "
                "bench.config: no KUnit, no test code, SLAB_FREELIST_HARDENED=y and "
                "SLAB_FREELIST_RANDOM=y everywhere, MEMCG off); only the allocator or "
                "the struct page layout differs:")
@@ -311,7 +340,13 @@ class Report:
                      ("slub56", "upstream SLUB without `select HAVE_ALIGNED_STRUCT_PAGE` "
                       "(harness/trees/pristine-noalign.patch): 56-byte page, slab bit spinlock"),
                      ("slab", "upstream SLAB")]:
-            self.p(f"- **{LABEL[k]}**: {d}.")
+            if k in KERNELS:
+                self.p(f"- **{LABEL[k]}**: {d}.")
+        if "slab" not in KERNELS:
+            self.p()
+            self.p(f"Linux {BASE} has no SLAB (removed in 6.8), and the series offers only "
+                   "upstream's 64-byte struct page there: ours is ours aligned, and the "
+                   "targets against SLAB and between our layouts are 6.1's.")
         self.p()
         self.p("Measures:")
         self.p()
@@ -324,8 +359,8 @@ class Report:
                f"reads is subtracted).  Each figure is {reps} after a "
                "warm-up, and includes the benchmark loop itself (a few instructions).  The "
                "caches are private to the benchmark (never merged), 256-byte objects unless "
-               "the table says otherwise; kmalloc uses the kmalloc caches.  \"ours / best peer\" is ours internal (the default) over the "
-               "lowest of SLUB, SLUB 56 B and SLAB.")
+               "the table says otherwise; kmalloc uses the kmalloc caches.  \"ours / best peer\" is "
+               f"{LABEL[OURS]} over the lowest of {', '.join(LABEL[k] for k in PEERS)}.")
         self.p(f"- **TCG**: plain QEMU TCG, 2 vCPUs, 512 MiB, kernels interleaved, {a.rounds} "
                "rounds; figures are ns, **median (min–max)** over the rounds, each round the "
                "cheapest of its repetitions.  Wall-clock time of an emulator on a shared "
@@ -336,7 +371,9 @@ class Report:
         self.p("## Single CPU, icount (guest instructions per operation)")
         self.p()
         slub_t = lambda f: (lambda key, o, s, sl: (
-            (None, "n/a") if o is None or s is None or sl is None else
+            (None, "n/a") if o is None or s is None else
+            (o <= f * s, f"≤ {f}× SLUB") if "slab" not in KERNELS else
+            (None, "n/a") if sl is None else
             (o <= f * s and o <= sl, f"≤ {f}× SLUB and ≤ SLAB")))
         to_slub = lambda s, sl: s
         to_slab = lambda s, sl: sl
@@ -378,6 +415,8 @@ class Report:
         """The largest bulk against SLAB, whose per-cpu array caches are
         at their best there."""
         b = self.b
+        if "slab" not in KERNELS:
+            return
         o, sl = b.icount(OURS, "bulk", n), b.icount("slab", "bulk", n)
         if o is None or sl is None:
             self.p(f"Bulk {n} against SLAB: not judged (no figure of ours or of SLAB).")
@@ -396,6 +435,8 @@ class Report:
         """A bulk call for one object against SLAB, in both
         configurations: the cost of the bulk entry points themselves."""
         b = self.b
+        if "slab" not in KERNELS:
+            return
         for measure, what in (("icount", "hardened"), ("plain", "unhardened")):
             o = b.icount(OURS, "bulk", 1, measure=measure)
             sl = b.icount("slab", "bulk", 1, measure=measure)
@@ -416,7 +457,7 @@ class Report:
         hardening (measure plain)."""
         self.p("## Single CPU, icount, without freelist hardening")
         self.p()
-        self.p("The same five kernels built without `SLAB_FREELIST_HARDENED` and "
+        self.p(f"The same {len(KERNELS)} kernels built without `SLAB_FREELIST_HARDENED` and "
                "`SLAB_FREELIST_RANDOM` (profiles `bench-*-unhardened`), booted as the "
                "icount boots; only the fastpath, kmalloc and bulk cases.")
         self.p()
@@ -480,13 +521,13 @@ class Report:
         rows_def = [("fast", 64), ("fast", 256), ("kmalloc", 256), ("allocn", 64),
                     ("allocn", 256), ("allocn", 4096), ("bulk", 16), ("bulk", 64),
                     ("bulk", 128), ("bulk", 250), ("dd", self.args.dd)]
-        head = ["case"] + [f"{l} {STRAT_LABEL[s]}" for l in ("aligned", "internal")
+        head = ["case"] + [f"{SHORT[o].split()[-1]} {STRAT_LABEL[s]}" for o in ours_variants()
                            for s in STRATS] + ["SLUB"]
         rows = []
         for g, k in rows_def:
             r = [f"{g} {k}"]
             f = (lambda v: fmt(v / 1e6, 2) + " M" if v else "n/a") if g == "dd" else fmt
-            for o in ("ours-aligned", "ours-internal"):
+            for o in ours_variants():
                 for s in STRATS:
                     r.append(f(b.icount(o + s, g, k)))
             r.append(f(b.icount("slub", g, k)))
@@ -512,7 +553,7 @@ class Report:
     def network(self):
         """UDP over loopback: every kernel, our strategies, slab_nomerge."""
         b = self.b
-        variants = KERNELS + [o + s for o in ("ours-aligned", "ours-internal")
+        variants = KERNELS + [o + s for o in ours_variants()
                               for s in STRATS[1:]] + [k + "+nomerge" for k in KERNELS]
         cases = sorted({k for (m, v, g, k) in b.data if g == "net"},
                        key=lambda c: tuple(int(x) for x in c.split("x")))
@@ -526,8 +567,8 @@ class Report:
                "softirq.  Figures are per datagram, send and receive together, the cheapest "
                f"of {b.counts('net_reps') or '(unrecorded)'} runs of "
                f"{b.counts('net_packets') or '(unrecorded)'} datagrams, and include the system calls and the rest of "
-               "the stack: the allocator is a part of it.  Ratios are ours internal (the "
-               "default) over the peer kernel booted the same way in this run; a figure "
+               "the stack: the allocator is a part of it.  Ratios are "
+               f"{LABEL[OURS]} over the peer kernel booted the same way in this run; a figure "
                "for `+nomerge` is a boot with `slab_nomerge`.")
         self.p()
         if not cases:
@@ -557,6 +598,11 @@ class Report:
                  ("ours nomerge / merged", OURS + "+nomerge", OURS),
                  ("SLUB nomerge / merged", "slub+nomerge", "slub"),
                  ("SLAB nomerge / merged", "slab+nomerge", "slab")]
+        # The pairs of this base's kernels; "ours aligned" is ours where
+        # the base has no other layout of ours.
+        pairs = [x for x in pairs if x[1].split("+")[0] in KERNELS and
+                 x[2].split("+")[0] in KERNELS and
+                 not (OURS == "ours-aligned" and x[0].startswith("ours aligned"))]
         self.p("Ratios (icount; each is the first named over the second, below 1 the "
                "first costs less):")
         self.p()
@@ -599,7 +645,7 @@ class Report:
         b = self.b
         self.p("## TCG time (ns, median (min–max))")
         self.p()
-        variants = KERNELS + [o + s for o in ("ours-aligned", "ours-internal") for s in STRATS[1:]]
+        variants = KERNELS + [o + s for o in ours_variants() for s in STRATS[1:]]
         variants = [v for v in variants if b.tcg(v, "mt", 2) or b.tcg(v, "fast", 64)]
         head = ["kernel", "remote free (alloc cpu0, free cpu1), per object",
                 "all 2 vCPUs alloc+free, wall per pair", "fastpath pair 256",
@@ -616,7 +662,7 @@ class Report:
                 ok = o[0] <= s[0]
                 overlap = o[1] <= s[2] and s[1] <= o[2]
                 self.targets[f"{what}, TCG median (ratio to SLUB)"].append((ok, o[0] / s[0]))
-                self.p(f"- {what}: ours internal {o[0]:,.0f} ns against SLUB {s[0]:,.0f} ns "
+                self.p(f"- {what}: {LABEL[OURS]} {o[0]:,.0f} ns against SLUB {s[0]:,.0f} ns "
                        f"(median): {'meets' if ok else '**misses**'} the target "
                        f"(ours ≤ SLUB in cost, i.e. throughput ≥ SLUB)" +
                        (f"; the min–max ranges ({o[1]:,.0f}–{o[2]:,.0f} against "
@@ -663,7 +709,7 @@ class Report:
                 continue
             ok = o <= SLAB_BOUND * s
             self.targets[SLAB_TARGET].append((ok, o / s))
-            self.p(f"- `Slab:` {when}: ours internal {o:,.0f} KiB against SLUB {s:,.0f} KiB, "
+            self.p(f"- `Slab:` {when}: {LABEL[OURS]} {o:,.0f} KiB against SLUB {s:,.0f} KiB, "
                    f"{o / s:.3f}×: {'meets' if ok else '**misses**'} the target "
                    f"(≤ {SLAB_BOUND:.2f}× SLUB).")
             if not ok:
@@ -710,7 +756,8 @@ class Report:
     def summary(self):
         self.p("## Targets")
         self.p()
-        self.p("Ours is the internal layout (the default); the single-CPU rows are icount.")
+        self.p(f"Ours is {LABEL[OURS]}" + (" (the default)" if OURS == "ours-internal" else "") +
+               "; the single-CPU rows are icount.")
         self.p()
         self.p(self.target_table())
         unjudged = self.not_judged()
@@ -849,11 +896,18 @@ def main():
     ap.add_argument("--dd", type=int, default=128)
     ap.add_argument("--mem-dd", type=int, default=1024)
     ap.add_argument("--forkexec", type=int, default=200)
+    ap.add_argument("--base", default="6.1")
     args = ap.parse_args()
+    configure_base(args.base)
     data, errors, plans = load(args.results)
     if not plans:
         errors.append(("-", "-", "-", "no plan", "results.tsv names no boot"))
     errors += check_plans(data, plans)
+    # Every kernel of the base booted: a target takes the best of its
+    # peers, so a kernel left out (KERNELS=) would not show otherwise.
+    booted = {v for (_, v, _) in plans}
+    errors += [("-", k, "-", "no boot of this kernel", f"base {BASE} has {len(KERNELS)} kernels")
+               for k in KERNELS if k not in booted]
     b = Bench(data, plans)
     rep = Report(b, args)
     rep.incomplete = len(errors)

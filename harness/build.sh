@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build one kernel profile (see profiles.conf) into build/out/<profile>.
+# Build one kernel profile (see profiles.conf) into build/out/<profile>,
+# or build/out/<profile>@V for a profile that takes BASE=V (lib.sh,
+# profile_key).
 # usage: build.sh PROFILE [TARGET...]: with targets (mm/slub.o, say), only
 # those are made, in the profile's configured tree, for reading the code
 # a profile compiles without building the whole kernel.
@@ -29,16 +31,10 @@ for f in "$@"; do
 done
 
 # A tree kind may name its base: pristine@6.12, series@6.12 (lib.sh,
-# BASES).
-kbase=$BASE
-case $kind in
-*@*) kbase=${kind#*@} kind=${kind%@*} ;;
-esac
-case $kind in
-pristine | series) ;;
-*) [ "$kbase" = "$BASE" ] ||
-	die "profile $profile: only a pristine or series tree can have another base than $BASE" ;;
-esac
+# BASES); the others take BASE.
+kind=$(profile_kind "$profile")
+kbase=$(profile_base "$profile")
+key=$(profile_key "$profile")
 base=$(base_tree "$kbase")
 case $kind in
 series)
@@ -52,13 +48,13 @@ pristine)
 	# The base plus harness/trees/<kind>.patch (bench-only trees).
 	[ -f "$REPO/harness/trees/$kind.patch" ] ||
 		die "profile $profile: unknown tree kind '$kind' (no harness/trees/$kind.patch)"
-	src=$(patched_tree "$kind")
+	src=$(patched_tree "$kind" "$kbase")
 	;;
 esac
 
-out=$BUILD/out/$profile
+out=$(profile_out "$profile")
 mkdir -p "$out"
-blog=$LOGS/build-$profile.log
+blog=$LOGS/build-$key.log
 stamp=$(cat $frags | sha1sum | cut -c1-16)-$(echo "$src" | sha1sum | cut -c1-8)
 : >"$blog"	# one build per log: no stale errors from an earlier run
 
@@ -67,17 +63,17 @@ start=$(sed -n 's/^# harness: start //p' $frags | tail -n 1)
 start=${start:-tinyconfig}
 
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.harness-config" 2>/dev/null)" != "$stamp" ]; then
-	log "$profile: configuring ($start +$(printf ' %s' "$@"))"
+	log "$key: configuring ($start +$(printf ' %s' "$@"))"
 	{
 		# shellcheck disable=SC2086
 		kmake "$src" "$out" $start &&
 		"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags &&
 		kmake "$src" "$out" olddefconfig
-	} >>"$blog" 2>&1 || { tail -n 20 "$blog"; die "$profile: configuration failed (log: $blog)"; }
+	} >>"$blog" 2>&1 || { tail -n 20 "$blog"; die "$key: configuration failed (log: $blog)"; }
 	# Every option the fragments ask for (the last word wins) must have stuck.
 	# shellcheck disable=SC2086
 	bad=$(config_unmet "$out/.config" $frags)
-	[ -z "$bad" ] || die "$profile: config options did not stick: $(echo $bad)"
+	[ -z "$bad" ] || die "$key: config options did not stick: $(echo $bad)"
 	echo "$stamp" >"$out/.harness-config"
 fi
 
@@ -93,19 +89,19 @@ progress() {
 		el=$(($(date +%s) - t0))
 		left=$(((expect - done) * el / done / 60 + 1))
 		[ "$done" -lt "$expect" ] || left=1
-		log "$profile: $done of about $expect objects in $((el / 60)) min, about $left min left"
+		log "$key: $done of about $expect objects in $((el / 60)) min, about $left min left"
 	done
 }
 
 if [ -n "$targets" ]; then
 	# shellcheck disable=SC2086
 	kmake "$src" "$out" -j"$JOBS" $targets >>"$blog" 2>&1 ||
-		{ tail -n 20 "$blog"; die "$profile: make $targets failed (log: $blog)"; }
-	log "$profile: made $targets"
+		{ tail -n 20 "$blog"; die "$key: make $targets failed (log: $blog)"; }
+	log "$key: made $targets"
 	exit 0
 fi
 
-log "$profile: building bzImage and modules (-j$JOBS, log: ${blog#$REPO/})"
+log "$key: building bzImage and modules (-j$JOBS, log: ${blog#$REPO/})"
 t0=$(date +%s)
 expect=$(cat "$out/.harness-objects" 2>/dev/null || true)
 case $start in
@@ -119,11 +115,11 @@ trap 'kill $ppid 2>/dev/null || true' EXIT
 if ! kmake "$src" "$out" -j"$JOBS" bzImage modules >>"$blog" 2>&1; then
 	grep -E 'error|Error' "$blog" | tail -n 20
 	tail -n 20 "$blog"
-	die "$profile: kernel build failed (log: $blog)"
+	die "$key: kernel build failed (log: $blog)"
 fi
 kill $ppid 2>/dev/null || true
 find "$out" -name '*.o' | wc -l >"$out/.harness-objects"
 rm -rf "$out/modroot"
 kmake "$src" "$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
-	modules_install >>"$blog" 2>&1 || die "$profile: modules_install failed (log: $blog)"
-log "$profile: built in $(($(date +%s) - t0))s"
+	modules_install >>"$blog" 2>&1 || die "$key: modules_install failed (log: $blog)"
+log "$key: built in $(($(date +%s) - t0))s"

@@ -15,7 +15,10 @@
 # kernels only and with the memory boots only (each must fail: the last
 # two have every figure they asked for, but leave targets not judged);
 # and with 20% more Slab: on ours than on SLUB, where the Slab: target
-# must read missed.
+# must read missed.  bench-6.12-kernel-missing: the report of base 6.12
+# (three kernels, no SLAB; bench-report.py --base 6.12) is green on a
+# complete made-up run of those three and red when SLUB 56 B's boots are
+# missing.
 #
 # The fastpath mutants run harness/fastpath.py on the listing of
 # kmem_cache_alloc that it saves from build/out/series/vmlinux (which must
@@ -62,7 +65,7 @@ report=$work/report.txt
 results=${RESULTS:-}
 all="fastpath-tid nomerge-list-ignored validate-success sync-file-removed
 selftests-not-installed bench-row-missing bench-calibration bench-incomplete
-bench-memory-only bench-slab-regression fastpath-pv-irqoff fastpath-helper-irqoff
+bench-memory-only bench-slab-regression bench-6.12-kernel-missing fastpath-pv-irqoff fastpath-helper-irqoff
 pair-bitlock-fallback workload-udp-corrupt manifest-skip-numa manifest-skip-config
 kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
 invariant-assert model-cal-miscount model-pass-differs model-window-lost
@@ -259,17 +262,19 @@ EOF
 		awk -F'\t' -v t="$3" '$3 ~ t { print $1 "\t" $4 }'
 }
 
-# bench-report.py on made-up figures: complete, then broken by $1.
+# bench-report.py on made-up figures: complete, then broken by $1; of
+# the kernels of base $2 (6.1 by default).
 bench_mutant() {
-	local dir=$work/bench-$1 rc=0
+	local base=${2:-6.1} dir=$work/bench-$1-${2:-6.1} rc=0
 	mkdir -p "$dir"
-	python3 - "$REPO/harness/bench-report.py" "$dir/results.tsv" "$1" <<'EOF'
+	python3 - "$REPO/harness/bench-report.py" "$dir/results.tsv" "$1" "$base" <<'EOF'
 import importlib.util
 import sys
 
 spec = importlib.util.spec_from_file_location("br", sys.argv[1])
 br = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(br)
+br.configure_base(sys.argv[4])
 rows = []
 for v in br.KERNELS:
     # The cases of every target of the report (bench.sh runs more).
@@ -301,10 +306,13 @@ elif sys.argv[3] == "slab-regression":
 elif sys.argv[3] == "memory-only":
     # ICOUNT_PASSES=0 ROUNDS=0: the 8 GiB boots alone.
     rows = [r for r in rows if r[0] == "mem"]
+elif sys.argv[3] == "kernel-missing":
+    # KERNELS="ours-aligned slub": every boot of those two is complete.
+    rows = [r for r in rows if r[1] != "slub56"]
 with open(sys.argv[2], "w") as f:
     f.writelines("\t".join(str(x) for x in r) + "\n" for r in rows)
 EOF
-	"$REPO/harness/bench-report.py" "$dir/results.tsv" "$dir" --quick 1 --passes 1 \
+	"$REPO/harness/bench-report.py" "$dir/results.tsv" "$dir" --base "$base" --quick 1 --passes 1 \
 		>"$dir/out.txt" 2>&1 || rc=$?
 	echo "$rc"
 }
@@ -483,12 +491,14 @@ for m in $mutants; do
 		continue
 		;;
 	bench-*)
+		mbase=6.1
 		case $m in
 		bench-row-missing) what=missing ;;
 		bench-calibration) what=calibration ;;
 		bench-incomplete) what=incomplete ;;
 		bench-memory-only) what=memory-only ;;
 		bench-slab-regression) what=slab-regression ;;
+		bench-6.12-kernel-missing) what=kernel-missing mbase=6.12 ;;
 		*) result FAIL "$m" "unknown mutant $m"; continue ;;
 		esac
 		log "$m: bench-report.py on a complete made-up run, then with the breakage"
@@ -496,21 +506,21 @@ for m in $mutants; do
 		# the Slab: target must read met on the made-up run (ours equal
 		# to SLUB) and missed with 20% more.
 		slab_row='^| `Slab:` within 10% of SLUB .* | 3 of 3 |'
-		if [ "$(bench_mutant complete)" != 0 ]; then
-			result FAIL "$m" "green run not green: $work/bench-complete/out.txt"
+		if [ "$(bench_mutant complete "$mbase")" != 0 ]; then
+			result FAIL "$m" "green run not green: $work/bench-complete-$mbase/out.txt"
 		elif [ "$what" = slab-regression ]; then
 			bench_mutant "$what" >/dev/null
-			if ! grep -q "$slab_row" "$work/bench-complete/report.md"; then
-				result FAIL "$m" "the Slab: target is not met on the made-up run: $work/bench-complete/report.md"
-			elif grep -q "$slab_row" "$work/bench-$what/report.md"; then
-				result FAIL "$m" "the Slab: target stayed met: $work/bench-$what/report.md"
+			if ! grep -q "$slab_row" "$work/bench-complete-6.1/report.md"; then
+				result FAIL "$m" "the Slab: target is not met on the made-up run: $work/bench-complete-6.1/report.md"
+			elif grep -q "$slab_row" "$work/bench-$what-6.1/report.md"; then
+				result FAIL "$m" "the Slab: target stayed met: $work/bench-$what-6.1/report.md"
 			else
-				result PASS "$m" "red: $(grep -m1 '^- `Slab:`.*(target' "$work/bench-$what/report.md")"
+				result PASS "$m" "red: $(grep -m1 '^- `Slab:`.*(target' "$work/bench-$what-6.1/report.md")"
 			fi
-		elif [ "$(bench_mutant "$what")" = 0 ]; then
-			result FAIL "$m" "stayed green: $work/bench-$what/out.txt"
+		elif [ "$(bench_mutant "$what" "$mbase")" = 0 ]; then
+			result FAIL "$m" "stayed green: $work/bench-$what-$mbase/out.txt"
 		else
-			result PASS "$m" "red: $(grep -m1 '^error:' "$work/bench-$what/out.txt")"
+			result PASS "$m" "red: $(grep -m1 '^error:' "$work/bench-$what-$mbase/out.txt")"
 		fi
 		continue
 		;;

@@ -7,6 +7,11 @@
 # check-full) adds those of variants-full.conf, the bad-input suite
 # (badinput.sh) and the mutants (check-mutants.sh).  harness/manifest.conf
 # says what each variant must report.
+#
+# The variants cover both bases (a profile's tree column names its base,
+# or it is DEFAULT_BASE's: harness/lib.sh).  BASE=V runs only those of
+# base V, and the build matrix and the series plan only for 6.1, whose
+# they are.
 set -eu
 STAGE=check
 . "$(dirname "$0")/lib.sh"
@@ -18,9 +23,16 @@ results=$BUILD/results.tsv
 : >"$results"
 
 "$REPO/harness/deps.sh"
-base=$(base_tree)
-version=$(base_version)
-log "base tree: Linux $version ($base)"
+if [ -n "$BASE_GIVEN" ]; then
+	bases=$BASE
+else
+	bases=$BASES
+fi
+version=
+for b in $bases; do
+	log "base $b: Linux $(base_version "$b") ($(base_tree "$b"))"
+	version="$version${version:+, }$(base_version "$b")"
+done
 
 # make check-full (FULL=1) adds the heaviest variants.
 confs=variants
@@ -30,6 +42,21 @@ variants=$(conf $confs)
 if [ -n "${VARIANTS:-}" ]; then
 	variants=$(echo "$variants" | awk -v want=" $VARIANTS " 'index(want, " " $1 " ")')
 	[ -n "$variants" ] || die "no variant matches VARIANTS='$VARIANTS'"
+fi
+# BASE=V: the variants whose profile names base V, or names none and V
+# is the default base (the others would be built on V, not what they
+# were written for).
+if [ -n "$BASE_GIVEN" ]; then
+	keep=
+	for p in $(echo "$variants" | awk '!seen[$2]++ { print $2 }'); do
+		case $(profile_tree_column "$p") in
+		*@"$BASE") keep="$keep $p" ;;
+		*@*) ;;
+		*) [ "$BASE" = "$DEFAULT_BASE" ] && keep="$keep $p" ;;
+		esac
+	done
+	variants=$(echo "$variants" | awk -v want="$keep " 'index(want, " " $2 " ")')
+	[ -n "$variants" ] || die "no variant${VARIANTS:+ of VARIANTS='$VARIANTS'} runs on base $BASE"
 fi
 profiles=$(echo "$variants" | awk '!seen[$2]++ { print $2 }')
 
@@ -45,7 +72,9 @@ done
 # diffs included, and the last one gives the tree the kernels are built
 # from.  A change to the engine's files that a split diff no longer fits
 # fails here, not only at make series-check.
-if "$REPO/harness/series.py" >"$LOGS/series.log" 2>&1; then
+if [ "$BASE" != 6.1 ]; then
+	st=SKIP detail="series/plan is base 6.1's (BASE=$BASE)"
+elif "$REPO/harness/series.py" >"$LOGS/series.log" 2>&1; then
 	st=PASS detail="$(grep -c '^  ' "$LOGS/series.log") patches from series/plan"
 else
 	st=FAIL detail=$(grep -m 1 'error' "$LOGS/series.log" || tail -n 1 "$LOGS/series.log")
@@ -57,7 +86,7 @@ printf '%s\t%s\t%s\t%s\n' "$st" series "series:plan" "$detail" >>"$results"
 # the five that take files or struct fields out of the engine (about 5
 # minutes with an empty ccache, seconds when built), make check-full all
 # of it (21 minutes with an empty ccache, 6.5 with a warm one).
-if [ -z "${VARIANTS:-}" ]; then
+if [ -z "${VARIANTS:-}" ] && [ "$BASE" = 6.1 ]; then
 	m="no-numa no-smp no-slub-debug no-sysfs no-debugfs"
 	[ "${FULL:-0}" = 1 ] && m=
 	log "build matrix: ${m:-every entry of harness/matrix.conf} (log: ${LOGS#$REPO/}/matrix.log)"
@@ -76,20 +105,18 @@ fi
 # 6.12 names them kmem_cache_alloc_noprof, __kmalloc_noprof and
 # __kmalloc_cache_noprof.
 for p in $profiles; do
-	case $(conf_entry profiles "$p" | awk '{ print $2 }') in
-	series) fns="kmem_cache_alloc kmem_cache_free __kmalloc kmalloc_trace kfree" ;;
-	series@6.12) fns="kmem_cache_alloc_noprof kmem_cache_free __kmalloc_noprof __kmalloc_cache_noprof kfree" ;;
-	*) continue ;;
-	esac
+	[ "$(profile_kind "$p")" = series ] || continue
+	fns=$(fastpath_fns "$(profile_base "$p")")
+	pout=$(profile_out "$p")
 	for fn in $fns; do
 		# Without SMP, per-cpu data is not %gs-relative: fastpath.py's
 		# patterns are those of an SMP kernel.
-		if ! grep -q '^CONFIG_SMP=y' "$BUILD/out/$p/.config"; then
+		if ! grep -q '^CONFIG_SMP=y' "$pout/.config"; then
 			printf 'SKIP\t%s\tfastpath:%s\t%s\n' "$p" "$fn" \
 				"no CONFIG_SMP: per-cpu accesses have no %gs prefix to check" >>"$results"
 			continue
 		fi
-		if "$REPO/harness/fastpath.py" "$BUILD/out/$p/vmlinux" "$fn" >"$LOGS/fastpath-$p-$fn.txt" 2>&1; then
+		if "$REPO/harness/fastpath.py" "$pout/vmlinux" "$fn" >"$LOGS/fastpath-$p-$fn.txt" 2>&1; then
 			st=PASS
 		else
 			st=FAIL
@@ -115,7 +142,7 @@ if [ -z "${VARIANTS:-}" ] && echo "$profiles" | grep -qx series; then
 			-m 512M -P "$mdir/counts-$run" -a "kunit.filter_glob=none_such harness.bench_mode=icount harness.bench_model=1 harness.bench_cases=calib,modelcal,fast harness.bench_forkexec=2 harness.bench_dd=2" ||
 			rc=$?
 		model_index icount series $run "$LOGS/console-model-$run.log" \
-			"$mdir/counts-$run" "$BUILD/out/series/System.map" >>"$mdir/index.tsv"
+			"$mdir/counts-$run" "$(profile_out series)/System.map" >>"$mdir/index.tsv"
 	done
 	if [ $rc != 0 ]; then
 		st=FAIL detail="a boot failed (exit $rc)"
@@ -160,7 +187,7 @@ echo "$variants" | while read -r name profile vcpus mem numa extra; do
 		rc=0
 		"$REPO/harness/run-qemu.sh" "$profile" "$LOGS/console-$name.log" "${opts[@]}" || rc=$?
 	fi
-	BOOT_CONFIG=$BUILD/out/$profile/.config \
+	BOOT_CONFIG=$(profile_out "$profile")/.config \
 		"$REPO/harness/parse-results.py" "$name" "$LOGS/console-$name.log" "$rc" >>"$results"
 	log "$name: $(awk -F'\t' -v v="$name" '$2 == v { n[$1]++ } END {
 		printf "%d passed, %d failed, %d skipped", n["PASS"], n["FAIL"], n["SKIP"] }' "$results") in $(($(date +%s) - t0))s"

@@ -13,12 +13,16 @@
 # (harness.bench_forkexec=200) and steps from one execve() entry to the
 # next, SKIP (default 100) in: one pass of the shell's loop, fork, exec,
 # exit and wait.  Prints the functions whose counts differ between the
-# kernels, with the totals; per-kernel counts in build/bench/trace/.
+# kernels, with the totals; per-kernel counts in build/bench/trace/
+# (BASE=6.12: the three bench kernels of 6.12, build/bench@6.12/trace/).
 set -eu
 STAGE=trace
 . "$(dirname "$0")/lib.sh"
 
-kernels=${KERNELS:-bench-aligned bench-internal bench-slub bench-slub56 bench-slab}
+case $BASE in
+6.1) kernels=${KERNELS:-bench-aligned bench-internal bench-slub bench-slub56 bench-slab} ;;
+*) kernels=${KERNELS:-bench-aligned bench-slub bench-slub56} ;;
+esac
 case=${CASE:-64x1}
 case $case in
 *x1)
@@ -29,7 +33,7 @@ forkexec)
 	args="harness.bench_forkexec=200" ;;
 *) die "CASE=$case: one datagram in flight only (64x1, 1400x1), so that one udp_sendmsg() to the next is one datagram; or forkexec" ;;
 esac
-out=$BUILD/bench/trace
+out=$BUILD/bench$(base_suffix)/trace
 mkdir -p "$out"
 
 "$REPO/harness/deps.sh" trace
@@ -47,10 +51,10 @@ for p in $kernels; do
 		>/dev/null 2>&1 &
 	qpid=$!
 	sleep 1
-	VMLINUX=$BUILD/out/$p/vmlinux OUT=$out/$p-$case.txt PORT=$port SKIP=$skip \
+	VMLINUX=$(profile_out "$p")/vmlinux OUT=$out/$p-$case.txt PORT=$port SKIP=$skip \
 		START=$start LIMIT=$limit \
 		timeout $tmo gdb -batch -nx -x "$REPO/harness/datagram-trace.py" \
-		"$BUILD/out/$p/vmlinux" >"$LOGS/trace-$p.log" 2>&1 || true
+		"$(profile_out "$p")/vmlinux" >"$LOGS/trace-$(profile_key "$p").log" 2>&1 || true
 	# gdb's kill has ended QEMU unless gdb failed.
 	pkill -f "tcp:127.0.0.1:$port" 2>/dev/null || true
 	wait "$qpid" 2>/dev/null || true

@@ -6,20 +6,26 @@
 # still differs is shown once more with registers normalised too, so that
 # only real instruction differences remain.
 #
-# usage: fastpath-diff.sh [PROFILE_A PROFILE_B]
+# usage: fastpath-diff.sh [PROFILE_A PROFILE_B]: profiles of one base;
+# their out directories are those of BASE (lib.sh, profile_out).
 set -eu
 STAGE=fastpath
 . "$(dirname "$0")/lib.sh"
 
 a=${1:-series-aligned} b=${2:-series}
-funcs="kmem_cache_alloc kmem_cache_alloc_lru kmem_cache_alloc_node
-__kmem_cache_alloc_node kmem_cache_free __kmem_cache_free"
+case $(profile_base "$a") in
+6.1) funcs="kmem_cache_alloc kmem_cache_alloc_lru kmem_cache_alloc_node
+__kmem_cache_alloc_node kmem_cache_free __kmem_cache_free" ;;
+# 6.12: the *_noprof entry points; kmalloc's are slub.c's own.
+*) funcs="kmem_cache_alloc_noprof kmem_cache_alloc_lru_noprof kmem_cache_alloc_node_noprof
+__kmalloc_cache_noprof kmem_cache_free kfree" ;;
+esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # disasm PROFILE FUNC: the normalised instructions of FUNC
 disasm() {
-	objdump -d --no-show-raw-insn --disassemble="$2" "$BUILD/out/$1/vmlinux" |
+	objdump -d --no-show-raw-insn --disassemble="$2" "$(profile_out "$1")/vmlinux" |
 		sed -n "/^[0-9a-f]* <$2>:/,/^\$/p" |
 		sed -E -e 's/^ *[0-9a-f]+:\t//' -e '/^[0-9a-f]+ </d' -e '/^$/d' \
 			-e 's/\b[0-9a-f]{16} <([^>]*)>/<\1>/g' \
@@ -30,7 +36,7 @@ disasm() {
 }
 
 for p in "$a" "$b"; do
-	[ -f "$BUILD/out/$p/vmlinux" ] || die "profile $p is not built"
+	[ -f "$(profile_out "$p")/vmlinux" ] || die "profile $(profile_key "$p") is not built"
 done
 for f in $funcs; do
 	disasm "$a" "$f" >"$tmp/a"

@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest initramfs for one profile: busybox, /init, udpbench, the
 # installed kselftests of the series tree, the profile's modules and the
-# harness's own modules.  Output: build/initramfs/<profile>.cpio.gz
+# harness's own modules.  Output: build/initramfs/<key>.cpio.gz, the
+# profile's name or <profile>@V under BASE=V (lib.sh, profile_key)
 set -eu
 STAGE=initramfs
 . "$(dirname "$0")/lib.sh"
 
 profile=${1:?usage: initramfs.sh PROFILE}
-out=$BUILD/out/$profile
-[ -f "$out/arch/x86/boot/bzImage" ] || die "profile $profile is not built"
-root=$BUILD/initramfs/$profile
+key=$(profile_key "$profile")
+out=$(profile_out "$profile")
+[ -f "$out/arch/x86/boot/bzImage" ] || die "profile $key is not built"
+root=$BUILD/initramfs/$key
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,proc,sys,dev,tmp,run,etc}
 
@@ -30,11 +32,11 @@ install -m 755 "$BUILD/guest/udpbench" "$root/usr/bin/udpbench"
 # Kernel modules of this profile, plus ours built against it.
 cp -a "$out/modroot/lib/modules" "$root/lib/"
 kver=$(cat "$out/include/config/kernel.release")
-mdir=$BUILD/modules/$profile
+mdir=$BUILD/modules/$key
 build_module() {
 	local name=$1
-	make -s -C "$out" M="$mdir/$name" CC="$(kcc)" modules >>"$LOGS/modules-$profile.log" 2>&1 ||
-		die "module $name does not build for $profile (log: $LOGS/modules-$profile.log)"
+	make -s -C "$out" M="$mdir/$name" CC="$(kcc)" modules >>"$LOGS/modules-$key.log" 2>&1 ||
+		die "module $name does not build for $key (log: $LOGS/modules-$key.log)"
 	mkdir -p "$root/lib/modules/$kver/extra"
 	cp "$mdir/$name"/*.ko "$root/lib/modules/$kver/extra/"
 }
@@ -64,7 +66,7 @@ done
 # upstream's tools/testing/selftests/lkdtm/run.sh does.
 if find "$root/lib/modules" -name 'lkdtm.ko*' | grep -q .; then
 	tests=$out/source/tools/testing/selftests/lkdtm/tests.txt
-	[ -f "$tests" ] || die "$profile has lkdtm.ko but its tree has no $tests"
+	[ -f "$tests" ] || die "$key has lkdtm.ko but its tree has no $tests"
 	install -D -m 644 "$tests" "$root/usr/share/lkdtm/tests.txt"
 fi
 
@@ -86,5 +88,5 @@ fi
 # work every time, down to the instruction.
 find "$root" -exec touch -h -d @1670716800 {} +
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible | gzip -1 -n) \
-	>"$BUILD/initramfs/$profile.cpio.gz"
-log "$profile: $(du -h "$BUILD/initramfs/$profile.cpio.gz" | cut -f1) initramfs"
+	>"$BUILD/initramfs/$key.cpio.gz"
+log "$key: $(du -h "$BUILD/initramfs/$key.cpio.gz" | cut -f1) initramfs"

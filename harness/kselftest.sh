@@ -7,7 +7,7 @@ STAGE=kselftest
 . "$(dirname "$0")/lib.sh"
 
 "$REPO/harness/prepare.sh" >/dev/null
-tree=$BUILD/src/series
+tree=$(series_tree)
 inst=$BUILD/kselftest/install
 rm -rf "$inst"
 [ -d "$tree/tools/testing/selftests/slab" ] || { log "no slab kselftests in the series"; exit 0; }

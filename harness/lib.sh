@@ -45,11 +45,74 @@ kmake() {
 	make -s -C "$src" O="$out" CC="$(kcc)" HOSTCC=gcc "$@"
 }
 
-# The bases: Debian's linux-source-<V> packages.  BASE is the default
-# one, that of the series tree; a profile names another in its tree
-# column (pristine@6.12, harness/profiles.conf).
+# The bases: Debian's linux-source-<V> packages.  BASE (by default
+# DEFAULT_BASE) is the base of every profile whose tree column names none
+# (harness/profiles.conf): "series" is the series on BASE, "series@6.12"
+# the series on 6.12 whatever BASE is.  BASE_GIVEN says whether the user
+# chose it (make check BASE=V runs only the variants of V).
 BASES="6.1 6.12"
-BASE=${BASE:-6.1}
+DEFAULT_BASE=6.1
+BASE_GIVEN=${BASE:+1}
+BASE=${BASE:-$DEFAULT_BASE}
+case " $BASES " in
+*" $BASE "*) ;;
+*) die "BASE=$BASE: unknown base (the bases: $BASES)" ;;
+esac
+
+# base_suffix [V]: what names the outputs of base V apart: nothing for
+# 6.1, whose outputs keep the names they had before there was a second
+# base (build/out/series), "@V" for another (build/out/series@6.12).
+base_suffix() {
+	local v=${1:-$BASE}
+	[ "$v" = 6.1 ] || echo "@$v"
+}
+
+# profile_kind PROFILE: the tree column of PROFILE without its base
+# (series, pristine or a harness/trees/ patch); profile_base PROFILE:
+# its base, the one the column names or BASE.  Both die on an unknown
+# profile.
+profile_tree_column() {
+	local kind
+	kind=$(conf_entry profiles "$1" | awk '{ print $2 }')
+	[ -n "$kind" ] || die "unknown profile '$1' (see harness/profiles.conf)"
+	echo "$kind"
+}
+
+profile_kind() {
+	local kind
+	kind=$(profile_tree_column "$1") || exit 1
+	echo "${kind%@*}"
+}
+
+profile_base() {
+	local kind
+	kind=$(profile_tree_column "$1") || exit 1
+	case $kind in
+	*@*) echo "${kind#*@}" ;;
+	*) echo "$BASE" ;;
+	esac
+}
+
+# profile_key PROFILE: the name of PROFILE's outputs, build/out/KEY,
+# build/initramfs/KEY.cpio.gz, build/modules/KEY and the build log: the
+# profile's own name where its tree names its base or the base is 6.1,
+# else PROFILE@BASE (BASE=6.12 make kernel PROFILE=series builds
+# build/out/series@6.12, beside 6.1's build/out/series).
+profile_key() {
+	local kind
+	kind=$(profile_tree_column "$1") || exit 1
+	case $kind in
+	*@*) echo "$1" ;;
+	*) echo "$1$(base_suffix)" ;;
+	esac
+}
+
+# profile_out PROFILE: PROFILE's kernel output directory.
+profile_out() {
+	local key
+	key=$(profile_key "$1") || exit 1
+	echo "$BUILD/out/$key"
+}
 
 # base_tree [V]: the pristine tree of base V (by default $BASE), Debian's
 # linux-source-V unpacked under build/, or $KERNEL_SRC for the default
@@ -66,6 +129,11 @@ base_tree() {
 		if [ -e "$KERNEL_SRC/.config" ] || [ -d "$KERNEL_SRC/include/config" ]; then
 			die "KERNEL_SRC=$KERNEL_SRC has been built in place; out-of-tree builds need a clean tree (run 'make mrproper' there or point at a clean copy)"
 		fi
+		local kv
+		kv=$(awk -F' = ' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { print v "." $2; exit }' \
+			"$KERNEL_SRC/Makefile")
+		[ "$kv" = "$v" ] ||
+			die "KERNEL_SRC=$KERNEL_SRC is Linux $kv, not base $v (set BASE=$kv if that is one of: $BASES)"
 		(cd "$KERNEL_SRC" && pwd)
 		return
 	fi
@@ -115,14 +183,41 @@ base_patches() {
 	echo "$REPO/${layer:+$layer/}patches"
 }
 
-# series_tree [V]: where prepare.sh lays the series onto base V.
+# series_tree [V]: where prepare.sh lays the series onto base V:
+# build/src/series for 6.1, build/src/series-V for another base, whatever
+# BASE is, so that the trees of the two bases never take each other's
+# place (and their kernels' objects stay valid).
 series_tree() {
 	local v=${1:-$BASE}
-	if [ "$v" = "$BASE" ]; then
+	if [ "$v" = 6.1 ]; then
 		echo "$BUILD/src/series"
 	else
 		echo "$BUILD/src/series-$v"
 	fi
+}
+
+# series_profile [V]: the profile that "make", "make shell" and the
+# other one-kernel targets build by default on base V: series (the
+# 56-byte struct page) on 6.1, series-6.12 (upstream's 64-byte layout,
+# the only one offered there) on 6.12.
+series_profile() {
+	local v=${1:-$BASE}
+	if [ "$v" = 6.1 ]; then
+		echo series
+	else
+		echo "series-$v"
+	fi
+}
+
+# fastpath_fns [V]: the entry points whose fast paths fastpath.py checks
+# on base V: kmem_cache_alloc/free, kmalloc's for a variable and for a
+# constant size, and kfree.  6.12 names them *_noprof (memory allocation
+# profiling's wrappers around them are macros).
+fastpath_fns() {
+	case ${1:-$BASE} in
+	6.1) echo "kmem_cache_alloc kmem_cache_free __kmalloc kmalloc_trace kfree" ;;
+	*) echo "kmem_cache_alloc_noprof kmem_cache_free __kmalloc_noprof __kmalloc_cache_noprof kfree" ;;
+	esac
 }
 
 # base_version [V]: the kernel version of base_tree V.
@@ -132,18 +227,22 @@ base_version() {
 	make -s -C "$tree" kernelversion
 }
 
-# A copy of the base tree with harness/trees/NAME.patch applied, in
-# build/src/NAME; remade when the patch or the base changes.  Prints its
-# path.  The copy hard-links the base, so the patched files are replaced,
-# never written into.
+# patched_tree NAME [V]: a copy of base V (by default BASE) with
+# harness/trees/NAME.patch applied (NAME@V.patch where base V has its
+# own), in build/src/NAME, or NAME@V for a base other than 6.1; remade
+# when the patch or the base changes.  Prints its path.  The copy
+# hard-links the base, so the patched files are replaced, never written
+# into.
 patched_tree() {
-	local name=$1 base tree patch stamp f
-	base=$(base_tree)
-	tree=$BUILD/src/$name
-	patch=$REPO/harness/trees/$name.patch
+	local name=$1 v=${2:-$BASE} base tree patch stamp f
+	base=$(base_tree "$v") || exit 1
+	tree=$BUILD/src/$name$(base_suffix "$v")
+	patch=$REPO/harness/trees/$name@$v.patch
+	[ -f "$patch" ] || patch=$REPO/harness/trees/$name.patch
+	[ -f "$patch" ] || die "no harness/trees/$name.patch"
 	stamp="$base $(sha1sum <"$patch" | cut -c1-16)"
 	if [ "$(cat "$tree/.harness-patched" 2>/dev/null)" != "$stamp" ]; then
-		log "laying harness/trees/$name.patch onto a copy of the base" >&2
+		log "laying ${patch#"$REPO"/} onto a copy of base $v" >&2
 		rm -rf "$tree"
 		mkdir -p "$BUILD/src"
 		cp -al "$base" "$tree" 2>/dev/null || cp -a "$base" "$tree"
@@ -153,7 +252,7 @@ patched_tree() {
 			cp "$base/$f" "$tree/$f"
 		done
 		patch -p1 -d "$tree" -N -s --no-backup-if-mismatch -r - <"$patch" >&2 ||
-			die "harness/trees/$name.patch does not apply to the base"
+			die "${patch#"$REPO"/} does not apply to base $v"
 		echo "$stamp" >"$tree/.harness-patched"
 	fi
 	echo "$tree"

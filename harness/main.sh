@@ -5,10 +5,10 @@ set -eu
 STAGE=make
 . "$(dirname "$0")/lib.sh"
 
-profile=${PROFILE:-series}
+profile=${PROFILE:-$(series_profile)}
 "$REPO/harness/deps.sh"
 version=$(base_version)
-log "base tree: Linux $version"
+log "base tree: Linux $version (BASE=$BASE)"
 "$REPO/harness/kselftest.sh"
 "$REPO/harness/build.sh" "$profile"
 "$REPO/harness/initramfs.sh" "$profile"
@@ -19,4 +19,4 @@ log "$profile: booting for the report (1 GiB, 2 vCPUs)"
 "$REPO/harness/run-qemu.sh" "$profile" "$LOGS/console-report.log" -u report -m 1G -s 2 -t 300 \
 	-a "kunit.filter_glob=none_such"
 echo
-"$REPO/harness/report.py" "$LOGS/console-report.log" "$version" "$profile" "$BUILD/out/$profile/.config"
+"$REPO/harness/report.py" "$LOGS/console-report.log" "$version" "$profile" "$(profile_out "$profile")/.config"

@@ -3,7 +3,10 @@
 """The cost model of make bench: the slabcost plugin's counts, per operation,
 and the cycles harness/costmodel.conf gives them.
 
-usage: model-report.py INDEX COSTS OUT.md [RESULTS.tsv]
+usage: model-report.py [--base=V] INDEX COSTS OUT.md [RESULTS.tsv]
+
+--base=V: the kernels of base V (bench.sh's BASE): after 6.1, no SLAB and
+ours aligned only.
 
 INDEX (bench.sh's build/bench/model/index.tsv) lists one boot a line:
 measure (icount, or dave for Dave Hansen's dd), variant, pass, console log,
@@ -511,7 +514,8 @@ def report(m, cpu, costs, sources, pps=None):
     p("| case | kernel | " + " | ".join(cols) + " |")
     p("|" + " --- |" * (len(cols) + 2))
     for group, key in picks:
-        for k in STRATEGIES + ["ours-aligned", "slab"]:
+        for k in STRATEGIES + [k for k in ("ours-aligned", "slab")
+                               if k in KERNELS and k not in STRATEGIES]:
             c = m.get(k, group, key)
             if not c:
                 continue
@@ -571,9 +575,24 @@ def report(m, cpu, costs, sources, pps=None):
     return "\n".join(out) + "\n"
 
 
+def configure_base(base):
+    """A base after 6.1 has no SLAB and ours only in the 64-byte layout
+    (bench-report.py, configure_base): ours is ours-aligned there, and its
+    strategies are the rows."""
+    global KERNELS, OURS, STRATEGIES, TARGETS
+    if base == "6.1":
+        return
+    KERNELS = ["ours-aligned", "slub", "slub56"]
+    OURS = "ours-aligned"
+    STRATEGIES = [v.replace("ours-internal", OURS) for v in STRATEGIES]
+    TARGETS = [t for t in TARGETS if "slab" not in t[3]]
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1].startswith("--base="):
+        configure_base(sys.argv.pop(1).split("=", 1)[1])
     if len(sys.argv) not in (4, 5):
-        print(__doc__.splitlines()[2], file=sys.stderr)
+        print(next(x for x in __doc__.splitlines() if x.startswith("usage:")), file=sys.stderr)
         return 2
     cpu, costs, sources = load_costs(sys.argv[2])
     m = Model(sys.argv[1], costs)

@@ -61,10 +61,11 @@ while getopts "s:m:n:a:u:t:g:P:C:fiIN" o; do
 	esac
 done
 
-kernel=$BUILD/out/$profile/arch/x86/boot/bzImage
-initrd=$BUILD/initramfs/$profile.cpio.gz
-[ -f "$kernel" ] || die "$kernel missing: build profile $profile first"
-[ -f "$initrd" ] || die "$initrd missing: run initramfs.sh $profile first"
+key=$(profile_key "$profile")
+kernel=$(profile_out "$profile")/arch/x86/boot/bzImage
+initrd=$BUILD/initramfs/$key.cpio.gz
+[ -f "$kernel" ] || die "$kernel missing: build profile $key first"
+[ -f "$initrd" ] || die "$initrd missing: run initramfs.sh $profile first${BASE_GIVEN:+ (with BASE=$BASE)}"
 case $mem in
 *[Tt]) mib=$((${mem%?} * 1024 * 1024)) ;;
 *[Gg]) mib=$((${mem%?} * 1024)) ;;
