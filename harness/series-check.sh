@@ -3,8 +3,9 @@
 # make series-check: take the series that `make series` writes to a fresh
 # copy of the base tree with git am, one patch at a time, and after each
 # patch run scripts/checkpatch.pl --strict on it, build the kernel with
-# the series profile's configuration (tinyconfig + harness/configs/base
-# and series, then olddefconfig) and boot it under harness/run-qemu.sh
+# the configuration of the base's series profile (series on 6.1:
+# tinyconfig + harness/configs/base and series, then olddefconfig;
+# series-6.12 on 6.12) and boot it under harness/run-qemu.sh
 # with the check suite: KUnit and the kselftests of the whole series,
 # which skip what a kernel lacks.  A step before the last passes with no
 # FAIL, whatever it skips.  Then, on the last tree, build and install the
@@ -14,13 +15,17 @@
 #
 # Everything lives in build/series-check/, laid out like build/ itself
 # (src/series, out/series) so that ccache finds the objects of earlier
-# builds of the same sources.  The output directory is rebuilt from
+# builds of the same sources.  BASE=6.12: the series of make series
+# BASE=6.12 (build/series@6.12) onto 6.12, with the configuration of
+# profile series-6.12, in build/series-check@6.12/ (src/series-6.12,
+# out/series-6.12).  The output directory is rebuilt from
 # scratch on every run: the tree is a new copy, and stale objects must
 # not survive it.
 #
 # Fails on a patch that does not apply, a build failure, a checkpatch
 # ERROR or a failed boot.  checkpatch WARNINGs are listed: each must be
-# fixed or justified in series/cover-letter.txt.
+# fixed or justified in the cover letter (series/cover-letter.txt, or
+# base/V/series/cover-letter.txt).
 set -eu
 STAGE=series-check
 . "$(dirname "$0")/lib.sh"
@@ -30,14 +35,27 @@ STAGE=series-check
 
 base=$(base_tree)
 version=$(base_version)
-CB=$BUILD/series-check
-tree=$CB/src/series
-out=$CB/out/series
+sfx=$(base_suffix)
+# The profile whose configuration every step builds and whose name the
+# boots take (lib.sh, series_profile), and the tree and out directory
+# at the same places under build/series-check as that profile's under
+# build/.
+sp=$(series_profile)
+CB=$BUILD/series-check$sfx
+st=$(series_tree)
+tree=$CB/${st#"$BUILD"/}
+out=$CB/out/$(profile_key "$sp")
 cpd=$CB/checkpatch
 blogs=$CB/logs
 report=$CB/report.txt
-frags="$REPO/harness/configs/base.config $REPO/harness/configs/series.config"
-patches=$(ls "$BUILD"/series/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-cover-letter.patch$')
+frags=
+for f in $(conf_entry profiles "$sp" | awk '{ for (i = 3; i <= NF; i++) print $i }'); do
+	frags="$frags $REPO/harness/configs/$f.config"
+done
+# 6.12 guests boot with tsc=unstable (harness/variants.conf says why).
+cmdline=
+[ "$BASE" = 6.1 ] || cmdline=tsc=unstable
+patches=$(ls "$BUILD/series$sfx"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-cover-letter.patch$')
 last=$(echo "$patches" | tail -n 1)
 
 name=$(git -C "$REPO" config user.name)
@@ -66,7 +84,7 @@ if [ "$boot" != 0 ]; then
 	"$REPO/harness/kselftest.sh"
 	rm -rf "$steps"
 	mkdir -p "$steps/out" "$steps/kselftest"
-	ln -s "$out" "$steps/out/series"
+	ln -s "$out" "$steps/out/$(profile_key "$sp")"
 	cp -a "$BUILD/kselftest/install" "$steps/kselftest/install"
 	echo "skip * * a step of the series before what the test checks" >"$steps/manifest.conf"
 fi
@@ -81,13 +99,22 @@ boot_tree() {
 	rm -rf "$out/modroot"
 	kmake "$tree" "$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
 		modules_install >>"$blogs/build-$i.log" 2>&1 || { echo "modules_install failed"; return 1; }
-	BUILD=$bdir "$REPO/harness/initramfs.sh" series >>"$blogs/boot-$i.log" 2>&1 ||
+	BUILD=$bdir "$REPO/harness/initramfs.sh" "$sp" >>"$blogs/boot-$i.log" 2>&1 ||
 		{ echo "initramfs failed"; return 1; }
-	BUILD=$bdir "$REPO/harness/run-qemu.sh" series "$clog" -s 2 -m 512M \
-		-u check >>"$blogs/boot-$i.log" 2>&1 || rc=$?
+	BUILD=$bdir "$REPO/harness/run-qemu.sh" "$sp" "$clog" -s 2 -m 512M \
+		${cmdline:+-a "$cmdline"} -u check >>"$blogs/boot-$i.log" 2>&1 || rc=$?
+	# A boot that QEMU broke with a stale int3 (stale-int3.py) is booted
+	# once more, as make check does; the broken log stays beside.
+	if [ $rc != 0 ] && why=$("$REPO/harness/stale-int3.py" "$clog"); then
+		mv "$clog" "${clog%.log}.stale-int3.log"
+		echo "QEMU TCG ran a stale int3 ($why); booting once more" >>"$blogs/boot-$i.log"
+		rc=0
+		BUILD=$bdir "$REPO/harness/run-qemu.sh" "$sp" "$clog" -s 2 -m 512M \
+			${cmdline:+-a "$cmdline"} -u check >>"$blogs/boot-$i.log" 2>&1 || rc=$?
+	fi
 	# What the boot asked for, which the manifest's skips follow: one
 	# node, no extra command line, the step's config; its KUnit cases.
-	BOOT_NUMA=- BOOT_CMDLINE='' BOOT_CONFIG=$out/.config BOOT_TREE=$tree \
+	BOOT_NUMA=- BOOT_CMDLINE=$cmdline BOOT_CONFIG=$out/.config BOOT_TREE=$tree \
 		MANIFEST=$manifest \
 		"$REPO/harness/parse-results.py" "$name" "$clog" "$rc" >"$results"
 	awk -F'\t' '{ n[$1]++ } END {

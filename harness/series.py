@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """make series: write the series as a git format-patch series with a cover
-letter into build/series/, from series/plan.
+letter into build/series/, from series/plan.  With BASE=V (harness/
+lib.sh) for a base other than 6.1: base/V/series/plan into
+build/series@V/ (class Base says where each part comes from).
 
 The base tree becomes the single commit of a throwaway git repository,
 build/series-git (kept between runs; the base tarball has no upstream
@@ -68,14 +70,64 @@ def output(*args, cwd=None, check=True):
     return res.stdout.rstrip("\n")
 
 
-def lib_sh():
-    """BUILD, the base tree, its version and SERIES_PATHS from lib.sh."""
-    script = ('STAGE=series; . "$0" || exit 1; '
-              'base=$(base_tree) || exit 1; version=$(base_version) || exit 1; '
-              'printf "%s\\n" "$BUILD" "$base" "$version" "$SERIES_PATHS"')
-    out = output("bash", "-c", script, os.path.join(REPO, "harness", "lib.sh"))
-    build, base, version, paths = (out + "\n").split("\n")[:4]
-    return build, base, version, paths.split()
+class Base:
+    """Where base BASE (lib.sh) keeps its part of the series.  6.1's is the
+    repo's own: series/, patches/ and the files at their kernel paths.
+    Another base V has base/V/series/ (plan, cover letter, split/ and the
+    messages that differ; the others are series/msg/'s), base/V/patches/,
+    and base/V/<path> for a file it has its own copy of (prepare.sh lays
+    the same).  Its outputs are build/series@V and build/series-git@V."""
+
+    def __init__(self):
+        script = ('STAGE=series; . "$0" || exit 1; '
+                  'base=$(base_tree) || exit 1; version=$(base_version) || exit 1; '
+                  'printf "%s\\n" "$BUILD" "$base" "$version" "$SERIES_PATHS" "$BASE" '
+                  '"$(base_layer)" "$(base_patches)" "$(series_tree)" "$(base_suffix)"')
+        out = output("bash", "-c", script, os.path.join(REPO, "harness", "lib.sh"))
+        (self.build, self.tree, self.version, paths, self.name, self.layer, self.pdir,
+         self.series_tree, suffix) = (out + "\n").split("\n")[:9]
+        self.paths = paths.split()
+        self.sdir = os.path.join(REPO, self.layer, "series") if self.layer else \
+            os.path.join(REPO, "series")
+        self.repo = os.path.join(self.build, "series-git" + suffix)
+        self.out = os.path.join(self.build, "series" + suffix)
+
+    def rel(self, path):
+        return relative(path)
+
+    def plan(self):
+        return os.path.join(self.sdir, "plan")
+
+    def split(self, name=""):
+        return os.path.join(self.sdir, "split", name)
+
+    def patch(self, name=""):
+        return os.path.join(self.pdir, name)
+
+    def src(self, path):
+        """The repo's copy of the file at kernel path PATH for this base."""
+        if self.layer and os.path.isfile(os.path.join(REPO, self.layer, path)):
+            return os.path.join(REPO, self.layer, path)
+        return os.path.join(REPO, path)
+
+    def msg(self, name):
+        """series/msg/NAME.txt, or this base's own copy of it."""
+        own = os.path.join(self.sdir, "msg", name + ".txt")
+        if os.path.isfile(own):
+            return own
+        return os.path.join(REPO, "series", "msg", name + ".txt")
+
+    def shipped(self):
+        """The files prepare.sh lays whole, by kernel path."""
+        names = set()
+        for top in [REPO] + ([os.path.join(REPO, self.layer)] if self.layer else []):
+            ls = output("git", "ls-files", "-co", "--exclude-standard", "--", *self.paths,
+                        cwd=top)
+            names.update(f for f in ls.split("\n") if f and os.path.isfile(os.path.join(top, f)))
+        return collate(names)
+
+
+B = None        # the Base, set by main()
 
 
 def collate(names):
@@ -129,8 +181,8 @@ def parse_plan(plan):
                 bad.append("%d: unknown keyword %s" % (lineno, kw))
     if bad:
         for b in bad:
-            print("series/plan:" + b, file=sys.stderr)
-        die("series/plan does not parse")
+            print("%s:%s" % (B.rel(plan), b), file=sys.stderr)
+        die("%s does not parse" % B.rel(plan))
     return stanzas
 
 
@@ -143,37 +195,38 @@ class Errors:
         self.count += 1
 
 
-def check_plan(stanzas, shipped, listed, msgs, cover):
+def check_plan(stanzas, shipped, listed, cover):
     """Expand the file globs of the plan (in place) and check that it claims
     every shipped file and every listed diff exactly once."""
     fail = Errors()
+    plan = B.rel(B.plan())
     listed_words = " ".join(listed).split()
     claimed_before = set()
     for st in stanzas:
         entries = []
         for kind, value in st["entries"]:
             if kind == "split":
-                path = os.path.join(REPO, "series", "split", value)
+                path = B.split(value)
                 if not os.path.isfile(path):
-                    fail("series/plan: 'split %s': no series/split/%s" % (value, value))
+                    fail("%s: 'split %s': no %s" % (plan, value, B.rel(path)))
                     continue
                 for f in plus_files(path):
                     if f not in claimed_before:
-                        fail("series/split/%s changes %s, which no earlier patch adds" %
-                             (value, f))
+                        fail("%s changes %s, which no earlier patch adds" %
+                             (B.rel(path), f))
                 entries.append(("split", value))
                 continue
             if kind == "file":
                 hits = [f for f in shipped if fnmatch.fnmatchcase(f, value)]
                 entries += [("file", f) for f in hits]
                 if not hits:
-                    fail("series/plan: 'file %s' matches no file this repo ships" % value)
+                    fail("%s: 'file %s' matches no file this repo ships" % (plan, value))
                 continue
-            if not os.path.isfile(os.path.join(REPO, "patches", value)):
-                fail("series/plan: 'diff %s': no patches/%s" % (value, value))
+            if not os.path.isfile(B.patch(value)):
+                fail("%s: 'diff %s': no %s" % (plan, value, B.rel(B.patch(value))))
             if value not in listed:
-                fail("series/plan: 'diff %s' is not in patches/series, "
-                     "so the harness does not apply it" % value)
+                fail("%s: 'diff %s' is not in %s, so the harness does not apply it"
+                     % (plan, value, B.rel(B.patch("series"))))
             entries.append(("diff", value))
         st["entries"] = entries
         claimed_before.update(v for k, v in entries if k == "file")
@@ -182,44 +235,44 @@ def check_plan(stanzas, shipped, listed, msgs, cover):
     for f in shipped:
         c = claims.count(("file", f))
         if c != 1:
-            fail("%s is claimed by %d patches of series/plan (add it to exactly one)" % (f, c))
+            fail("%s is claimed by %d patches of %s (add it to exactly one)" % (f, c, plan))
     for p in listed_words:
         c = claims.count(("diff", p))
         if c != 1:
-            fail("patches/%s is claimed by %d patches of series/plan "
-                 "(add it to exactly one)" % (p, c))
-    for p in collate(os.listdir(os.path.join(REPO, "patches"))):
+            fail("%s is claimed by %d patches of %s "
+                 "(add it to exactly one)" % (B.rel(B.patch(p)), c, plan))
+    for p in collate(os.listdir(B.patch())):
         if p.endswith(".patch") and not p.startswith(".") and p not in listed:
-            fail("patches/%s is not in patches/series" % p)
-    splitdir = os.path.join(REPO, "series", "split")
+            fail("%s is not in %s" % (B.rel(B.patch(p)), B.rel(B.patch("series"))))
+    splitdir = B.split()
     for p in collate(os.listdir(splitdir)) if os.path.isdir(splitdir) else []:
         c = claims.count(("split", p))
         if c != 1:
-            fail("series/split/%s is claimed by %d patches of series/plan "
-                 "(add it to exactly one)" % (p, c))
+            fail("%s is claimed by %d patches of %s "
+                 "(add it to exactly one)" % (B.rel(B.split(p)), c, plan))
 
     for st in stanzas:
         name, subj = st["name"], "\n".join(st["subjects"])
         if not subj:
-            fail("series/plan: patch %s has no subject" % name)
+            fail("%s: patch %s has no subject" % (plan, name))
         if len(subj) >= 75:
-            fail("series/plan: the subject of %s is %d characters: '%s'" % (name, len(subj), subj))
+            fail("%s: the subject of %s is %d characters: '%s'" % (plan, name, len(subj), subj))
         if ": " not in subj:
-            fail("series/plan: the subject of %s has no 'subsystem: ' prefix" % name)
-        msg = os.path.join(msgs, name + ".txt")
+            fail("%s: the subject of %s has no 'subsystem: ' prefix" % (plan, name))
+        msg = B.msg(name)
         if not os.path.isfile(msg):
-            fail("series/plan: patch %s has no series/msg/%s.txt" % (name, name))
+            fail("%s: patch %s has no series/msg/%s.txt" % (plan, name, name))
         else:
             with open(msg, "rb") as f:
                 if any(len(l) > 75 for l in f.read().split(b"\n")):
-                    fail("series/msg/%s.txt has lines over 75 characters" % name)
+                    fail("%s has lines over 75 characters" % B.rel(msg))
         if not st["entries"]:
-            fail("series/plan: patch %s changes nothing" % name)
+            fail("%s: patch %s changes nothing" % (plan, name))
     if not os.path.isfile(cover):
-        fail("series/cover-letter.txt missing")
+        fail("%s missing" % B.rel(cover))
     if fail.count:
-        die("%d problem(s) with series/plan; every file and diff the harness lays "
-            "must be in exactly one patch" % fail.count)
+        die("%d problem(s) with %s; every file and diff the harness lays "
+            "must be in exactly one patch" % (fail.count, plan))
 
 
 def make_base_repo(repo, base, version):
@@ -261,7 +314,7 @@ def make_base_repo(repo, base, version):
 
 def split_pieces(name):
     """series/split/<name> cut into the diff of each file: {path: bytes}."""
-    with open(os.path.join(REPO, "series", "split", name), "rb") as f:
+    with open(B.split(name), "rb") as f:
         lines = f.read().split(b"\n")
     pieces, cur = {}, None
     for i, line in enumerate(lines):
@@ -287,7 +340,7 @@ def lay_early(n, stanzas, laid):
     files = sorted(set(f for _, pieces in splits for f in pieces) & laid)
     for f in files:
         os.remove(f)
-        shutil.copy(os.path.join(REPO, f), f)
+        shutil.copy(B.src(f), f)
         for name, pieces in reversed(later):
             if f not in pieces:
                 continue
@@ -297,7 +350,7 @@ def lay_early(n, stanzas, laid):
             if res.returncode != 0:
                 sys.stderr.buffer.write(res.stdout.rstrip(b"\n") + b"\n")
                 die("patch %d: the split diff of patch %s no longer fits %s; update "
-                    "series/split/ (see series/plan)" % (n, name, f))
+                    "%s/ (see %s)" % (n, name, f, B.rel(B.split()).rstrip("/"), B.rel(B.plan())))
     return files
 
 
@@ -314,25 +367,25 @@ def commit_stanza(n, stanzas, laid, version, signoff, date_env):
                 os.makedirs(os.path.dirname(value), exist_ok=True)
             if os.path.lexists(value):
                 os.remove(value)
-            shutil.copy(os.path.join(REPO, value), value)
+            shutil.copy(B.src(value), value)
             paths.append(value)
             continue
-        patch = os.path.join(REPO, "patches", value)
+        patch = B.patch(value)
         with open(patch) as f:
             res = subprocess.run(["patch", "-p1", "-F0", "-N", "-s", "--no-backup-if-mismatch",
                                   "-r", "-"], stdin=f, stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT)
         if res.returncode != 0:
             sys.stderr.buffer.write(res.stdout.rstrip(b"\n") + b"\n")
-            die("patch %d (%s): patches/%s does not apply without fuzz at this point of the series"
-                % (n, st["name"], value))
+            die("patch %d (%s): %s does not apply without fuzz at this point of the series"
+                % (n, st["name"], B.rel(patch)))
         paths += plus_files(patch)
     laid.update(v for k, v in st["entries"] if k == "file")
     paths += lay_early(n, stanzas, laid)
     run("git", "add", "-A", "-f", "--", *paths)
     if subprocess.run(["git", "diff", "--cached", "--quiet"]).returncode == 0:
         die("patch %d (%s) changes nothing" % (n, st["name"]))
-    with open(os.path.join(REPO, "series", "msg", st["name"] + ".txt"), "rb") as f:
+    with open(B.msg(st["name"]), "rb") as f:
         body = f.read().replace(b"@VERSION@", version.encode())
     msgfile = os.path.join(".git", "series-msg")
     with open(msgfile, "wb") as f:
@@ -349,19 +402,19 @@ def same_file(a, b):
         return False
 
 
-def check_tree(build):
+def check_tree():
     """The last commit must be the tree that prepare.sh lays."""
-    run(os.path.join(REPO, "harness", "prepare.sh"), stdout=subprocess.DEVNULL)
-    tree = os.path.join(build, "src", "series")
+    run(os.path.join(REPO, "harness", "prepare.sh"), B.name, stdout=subprocess.DEVNULL)
+    tree = B.series_tree
     names = set(output("git", "diff", "--name-only", "base", "series").split("\n"))
-    with open(os.path.join(build, "src", "series.manifest")) as f:
+    with open(tree + ".manifest") as f:
         names.update(l.rstrip("\n") for l in f)
     names.discard("")
     ndiff = 0
     for f in collate(names):
         t = os.path.join(tree, f)
         if (os.path.exists(f) or os.path.exists(t)) and not same_file(f, t):
-            print("series: %s differs between the series and build/src/series" % f,
+            print("series: %s differs between the series and %s" % (f, relative(tree)),
                   file=sys.stderr)
             ndiff += 1
     if ndiff:
@@ -387,13 +440,13 @@ def relative(path):
 
 
 def export_split(stanzas, repo):
-    """Write series/split/ from the series branch of build/series-git: the
+    """Write the split diffs (series/split/) from the series branch of build/series-git: the
     diff each patch with a split entry makes to files added before it."""
     commits = (output("git", "rev-list", "--reverse", "base..series", cwd=repo,
                       check=False) or "").split()
     if len(commits) != len(stanzas):
-        die("build/series-git has %d series commits for %d patches of series/plan"
-            % (len(commits), len(stanzas)))
+        die("%s has %d series commits for %d patches of %s"
+            % (relative(repo), len(commits), len(stanzas), B.rel(B.plan())))
     added, prev = [], "base"
     for st, commit in zip(stanzas, commits):
         splits = [v for k, v in st["entries"] if k == "split"]
@@ -403,9 +456,9 @@ def export_split(stanzas, repo):
             diff = output("git", "diff", "--no-renames", "--diff-filter=M", prev, commit,
                           "--", *added, cwd=repo)
             text = "".join(l + "\n" for l in diff.split("\n") if not l.startswith("index "))
-            with open(os.path.join(REPO, "series", "split", splits[0]), "w") as f:
+            with open(B.split(splits[0]), "w") as f:
                 f.write(text)
-            log("wrote series/split/%s" % splits[0])
+            log("wrote %s" % B.rel(B.split(splits[0])))
         added += [v for k, v in st["entries"] if k == "file"]
         prev = commit
 
@@ -416,15 +469,13 @@ def main():
         locale.setlocale(locale.LC_COLLATE, "")
     except locale.Error:
         pass
-    plan = os.path.join(REPO, "series", "plan")
-    msgs = os.path.join(REPO, "series", "msg")
-    cover = os.path.join(REPO, "series", "cover-letter.txt")
-
-    build, base, version, series_paths = lib_sh()
-    repo = os.path.join(build, "series-git")
-    out = os.path.join(build, "series")
+    global B
+    B = Base()
+    plan = B.plan()
+    cover = os.path.join(B.sdir, "cover-letter.txt")
+    base, version, repo, out = B.tree, B.version, B.repo, B.out
     if not os.path.isfile(plan):
-        die("series/plan missing")
+        die("%s missing: no series for base %s yet" % (B.rel(plan), B.name))
 
     # Without a git identity (a CI checkout) the patches are signed off
     # by a placeholder, and say so.
@@ -442,13 +493,12 @@ def main():
     date_env = dict(os.environ, GIT_AUTHOR_DATE=series_date, GIT_COMMITTER_DATE=series_date)
 
     # 1. Read the plan and check that it covers everything.
-    ls = output("git", "ls-files", "-co", "--exclude-standard", "--", *series_paths, cwd=REPO)
-    shipped = collate(f for f in ls.split("\n") if f and os.path.isfile(os.path.join(REPO, f)))
-    listed = uncomment(os.path.join(REPO, "patches", "series"))
+    shipped = B.shipped()
+    listed = uncomment(B.patch("series"))
     stanzas = parse_plan(plan)
-    check_plan(stanzas, shipped, listed, msgs, cover)
+    check_plan(stanzas, shipped, listed, cover)
     if sys.argv[1:] == ["--export-split"]:
-        export_split(stanzas, os.path.join(build, "series-git"))
+        export_split(stanzas, repo)
         return
     if sys.argv[1:]:
         die("usage: series.py [--export-split]")
@@ -467,7 +517,7 @@ def main():
         commit_stanza(n, stanzas, laid, version, signoff, date_env)
 
     # 4. The last commit must be the tree that prepare.sh lays.
-    check_tree(build)
+    check_tree()
 
     # 5. format-patch with the cover letter.
     shutil.rmtree(out, ignore_errors=True)
