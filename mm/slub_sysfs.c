@@ -766,7 +766,7 @@ static const struct sysfs_ops cache_sysfs_ops = {
 	.store = slab_attr_store,
 };
 
-static struct kobj_type cache_ktype = {
+static const struct kobj_type cache_ktype = {
 	.sysfs_ops = &cache_sysfs_ops,
 	.release = slab_kobj_release,
 };
