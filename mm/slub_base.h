@@ -46,6 +46,13 @@
 /* Slab orders are 0 .. SLUB_NR_ORDERS - 1. */
 #define SLUB_NR_ORDERS	MAX_ORDER
 
+/*
+ * slub_setup_alias(str, id, fn): the base's own name for a boot
+ * parameter of the engine, besides its slub_* one.  6.1 has only the
+ * slub_* names.
+ */
+#define slub_setup_alias(str, id, fn)	static_assert(1)
+
 /* The kmalloc caches, at the end of kmem_cache_init(). */
 static inline void __init slub_create_kmalloc_caches(void)
 {

@@ -37,6 +37,7 @@ static int __init param_min_order(char *arg)
 	return 1;
 }
 __setup("slub_min_order=", param_min_order);
+slub_setup_alias("slab_min_order=", slab_min_order, param_min_order);
 
 static int __init param_max_order(char *arg)
 {
@@ -46,6 +47,7 @@ static int __init param_max_order(char *arg)
 	return 1;
 }
 __setup("slub_max_order=", param_max_order);
+slub_setup_alias("slab_max_order=", slab_max_order, param_max_order);
 
 static int __init param_min_objects(char *arg)
 {
@@ -53,6 +55,7 @@ static int __init param_min_objects(char *arg)
 	return 1;
 }
 __setup("slub_min_objects=", param_min_objects);
+slub_setup_alias("slab_min_objects=", slab_min_objects, param_min_objects);
 
 /*
  * Lowest order >= slub_min_order holding @min_objects objects of @size

@@ -200,6 +200,7 @@ static int __init param_slub_debug(char *str)
 	return 1;
 }
 __setup("slub_debug", param_slub_debug);
+slub_setup_alias("slab_debug", slab_debug, param_slub_debug);
 
 /**
  * slub_cache_flags - add the slub_debug= flags of a cache

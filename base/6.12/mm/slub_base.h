@@ -2,8 +2,8 @@
 /*
  * The SLUB engine's per-base layer, Linux 6.12.
  *
- * The same names and meanings as mm/slub_base.h of 6.1 (see there), in
- * 6.12's terms: cmpxchg128 instead of cmpxchg_double, the page type of
+ * The same names and meanings as 6.1's copy of this header (see there),
+ * in 6.12's terms: cmpxchg128 instead of cmpxchg_double, the page type of
  * a slab page, KASAN's new hook arguments.  6.12 moved into the
  * allocator what 6.1's mm/slab.h gave it: struct kmem_cache_node, the
  * per-object allocation and free hooks and cache_from_obj().  This
@@ -106,6 +106,12 @@ static inline int *slub_node_first(int *node)
 
 /* Slab orders are 0 .. SLUB_NR_ORDERS - 1. */
 #define SLUB_NR_ORDERS	NR_PAGE_ORDERS
+
+/*
+ * 6.12 names the order and debug parameters slab_*= and keeps slub_*=
+ * as their legacy names (kernel-parameters.txt): the engine takes both.
+ */
+#define slub_setup_alias(str, id, fn)	__setup_param(str, id, fn, 0)
 
 /* The kmalloc caches, at the end of kmem_cache_init(). */
 static inline void __init slub_create_kmalloc_caches(void)
@@ -364,7 +370,7 @@ static __always_inline void slub_memcg_uncharge(struct kmem_cache *cache,
 }
 #endif /* CONFIG_MEMCG */
 
-/* ---- The per-object hooks the engine calls (mm/slub_base.h of 6.1) ---- */
+/* ---- The per-object hooks the engine calls (as on 6.1) ---- */
 
 /*
  * What the pre-alloc hook hands to the post-alloc hook: 6.12's memcg

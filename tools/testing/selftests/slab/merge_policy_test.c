@@ -11,13 +11,13 @@
  *   slab_nomerge=<a>[,<b*>...]    the named caches stand alone, the
  *                                 others still merge
  *
- * Of the global words the last one wins.  slub_debug= flags that apply to
- * every cache and add red zones, poison, tracking, tracing or failslab
- * keep all caches apart, whatever the merge words say.  Upstream reads
- * "slab_nomerge=<list>" as plain slab_nomerge; the per-cache form and the
- * /sys/kernel/slab/<cache>/merge file are checked only where that file
- * exists, and skipped elsewhere.  Malformed input must be reported in
- * the kernel log and leave the boot running.
+ * Of the global words the last one wins.  slub_debug= (or slab_debug=)
+ * flags that apply to every cache and add red zones, poison, tracking,
+ * tracing or failslab keep all caches apart, whatever the merge words
+ * say.  Upstream reads "slab_nomerge=<list>" as plain slab_nomerge; the
+ * per-cache form and the /sys/kernel/slab/<cache>/merge file are checked
+ * only where that file exists, and skipped elsewhere.  Malformed input
+ * must be reported in the kernel log and leave the boot running.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -138,8 +138,10 @@ static void parse_cmdline(void)
 			     name = strtok_r(NULL, ",", &lsave))
 				if (nr_patterns < MAX_PATTERNS)
 					patterns[nr_patterns++] = strdup(name);
-		} else if (!strncmp(word, "slub_debug", 10) &&
+		} else if ((!strncmp(word, "slub_debug", 10) ||
+			    !strncmp(word, "slab_debug", 10)) &&
 			   (!word[10] || word[10] == '=')) {
+			/* slab_debug=: 6.12's name, slub_debug= its legacy one */
 			debug_all = debug_stops_merging(word[10] ? word + 11 : "");
 		} else if (!strncmp(word, "slab_nomerge", 12) ||
 			   !strncmp(word, "slab_merge", 10)) {

@@ -146,9 +146,9 @@ bitlock=$(tr ' ' '\n' </proc/cmdline |
 # none: full debugging) make every cache a debug cache, whose slab pairs
 # change under the node list_lock only.
 debug_all=0
-dbg=$(tr ' ' '\n' </proc/cmdline | grep -E '^slub_debug(=|$)' | tail -n 1)
+dbg=$(tr ' ' '\n' </proc/cmdline | grep -E '^sl[au]b_debug(=|$)' | tail -n 1)
 if [ -n "$dbg" ]; then
-	val=${dbg#slub_debug}
+	val=${dbg#sl?b_debug}
 	val=${val#=}
 	flags=$(echo "$val" | tr ';' '\n' | grep -v , | tail -n 1)
 	case "${flags##*-}" in

@@ -34,11 +34,12 @@ echo "1..$NTESTS"
 
 # ---- what slub_debug= asks for ----
 
-# The last slub_debug word, if any, without "slub_debug".
-arg=$(tr ' ' '\n' </proc/cmdline | grep -E '^slub_debug(=|$)' | tail -n 1)
+# The last slub_debug word, if any, without "slub_debug" (or its 6.12
+# name, slab_debug).
+arg=$(tr ' ' '\n' </proc/cmdline | grep -E '^sl[au]b_debug(=|$)' | tail -n 1)
 given=0
 [ -n "$arg" ] && given=1
-val=${arg#slub_debug}
+val=${arg#sl?b_debug}
 val=${val#=}
 
 # letters_flags LETTERS: "F Z P U T" membership as five 0/1 words
