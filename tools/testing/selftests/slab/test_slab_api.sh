@@ -259,7 +259,8 @@ if [ -n "$hp_pid" ]; then
 		echo "# no CPU went offline and online again during the stress"
 		rc=1
 	fi
-	if ! grep -q "^# CPU hotplug: [0-9]* offline/online cycles, 0 failed" "$tmpdir/hotplug.log"; then
+	if ! grep -q "^# CPU hotplug: [0-9]* offline/online cycles, 0 failed" \
+		"$tmpdir/hotplug.log"; then
 		echo "# a CPU offline or online write failed during the stress"
 		rc=1
 	fi
