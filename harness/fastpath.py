@@ -122,6 +122,12 @@ SLOW_CALLS = {
         "lockdep's bookkeeping",
     r"debug_smp_processor_id|__this_cpu_preempt_check": "DEBUG_PREEMPT's checks",
     r"__SCT__tp_func_\w+": "a tracepoint, behind its static key",
+    # What a distribution config adds (the distro profiles): KFENCE's
+    # sampled allocation, once its gate opens (one allocation per
+    # sample interval), and the stack protector's report of a smashed
+    # canary.
+    "__kfence_alloc": "KFENCE takes this allocation as its sample",
+    "__stack_chk_fail": "the stack protector found its canary overwritten",
 }
 SLOW = re.compile(r"(?:call|jmp)\s+\S+\s+<(?:%s)(?:\.\w+)*>"
                   % "|".join(SLOW_CALLS))
