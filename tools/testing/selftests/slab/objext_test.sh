@@ -55,7 +55,9 @@ fi
 # memcg: a cgroup v2 memory controller to load the module from.
 memcg=
 memcg_setup() {
-	grep -q "^cgroup2 $CGROOT " /proc/mounts ||
+	# Mounted already (by systemd, or by whoever ran before us): the
+	# mount point and type, whatever the mount's source is called.
+	awk -v m=$CGROOT '$2 == m && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts ||
 		mount -t cgroup2 none $CGROOT 2>/dev/null || return 1
 	grep -qw memory $CGROOT/cgroup.controllers 2>/dev/null || return 1
 	echo +memory >$CGROOT/cgroup.subtree_control 2>/dev/null
