@@ -68,13 +68,8 @@ passes=${ICOUNT_PASSES:-$([ $quick = 1 ] && echo 1 || echo 2)}
 out=$BUILD/bench$(base_suffix)
 res=$out/results.tsv
 
-# name:profile, ours first.  The kernels of BASE: on 6.12 there is no
-# SLAB (removed in 6.8) and ours has only upstream's 64-byte struct page
-# (README, "What 6.12 does not get yet"), so three of the five.
-case $BASE in
-6.1) kernels="ours-aligned:bench-aligned ours-internal:bench-internal slub:bench-slub slub56:bench-slub56 slab:bench-slab" ;;
-*) kernels="ours-aligned:bench-aligned slub:bench-slub slub56:bench-slub56" ;;
-esac
+# name:profile, ours first: the kernels of BASE (lib.sh, bench_kernels).
+kernels=$(bench_kernels)
 base_kernels=$(for k in $kernels; do printf '%s ' "${k%%:*}"; done)
 if [ -n "${KERNELS:-}" ]; then
 	pick=

@@ -19,10 +19,7 @@ set -eu
 STAGE=trace
 . "$(dirname "$0")/lib.sh"
 
-case $BASE in
-6.1) kernels=${KERNELS:-bench-aligned bench-internal bench-slub bench-slub56 bench-slab} ;;
-*) kernels=${KERNELS:-bench-aligned bench-slub bench-slub56} ;;
-esac
+kernels=${KERNELS:-$(for k in $(bench_kernels); do printf '%s ' "${k#*:}"; done)}
 case=${CASE:-64x1}
 case $case in
 *x1)

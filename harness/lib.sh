@@ -67,10 +67,10 @@ base_suffix() {
 	[ "$v" = 6.1 ] || echo "@$v"
 }
 
-# profile_kind PROFILE: the tree column of PROFILE without its base
-# (series, pristine or a harness/trees/ patch); profile_base PROFILE:
-# its base, the one the column names or BASE.  Both die on an unknown
-# profile.
+# profile_tree_column PROFILE: the tree column of PROFILE (series@6.12,
+# say); profile_kind PROFILE: the column without its base (series,
+# pristine or a harness/trees/ patch); profile_base PROFILE: its base,
+# the one the column names or BASE.  Each dies on an unknown profile.
 profile_tree_column() {
 	local kind
 	kind=$(conf_entry profiles "$1" | awk '{ print $2 }')
@@ -207,6 +207,16 @@ series_profile() {
 	else
 		echo "series-$v"
 	fi
+}
+
+# bench_kernels [V]: make bench's kernels on base V, "name:profile" words,
+# ours first.  6.12 has no SLAB (removed in 6.8) and ours has only
+# upstream's 64-byte struct page there, so three of 6.1's five.
+bench_kernels() {
+	case ${1:-$BASE} in
+	6.1) echo "ours-aligned:bench-aligned ours-internal:bench-internal slub:bench-slub slub56:bench-slub56 slab:bench-slab" ;;
+	*) echo "ours-aligned:bench-aligned slub:bench-slub slub56:bench-slub56" ;;
+	esac
 }
 
 # fastpath_fns [V]: the entry points whose fast paths fastpath.py checks
