@@ -70,10 +70,11 @@ if find "$root/lib/modules" -name 'lkdtm.ko*' | grep -q .; then
 	install -D -m 644 "$tests" "$root/usr/share/lkdtm/tests.txt"
 fi
 
-# kselftests, installed the kselftest way from the series tree.
-ks=$BUILD/kselftest/install
+# kselftests, installed the kselftest way from the series tree of the
+# run's base (kselftest.sh), copied under its lock.
+ks=$BUILD/kselftest/install$(base_suffix)
 if [ -x "$ks/run_kselftest.sh" ]; then
-	cp -a "$ks" "$root/kselftest"
+	flock -s "$BUILD/kselftest/lock$(base_suffix)" cp -a "$ks" "$root/kselftest"
 	# Shared libraries of dynamically linked test programs.
 	find "$root/kselftest" -type f -perm -u+x | while read -r f; do
 		ldd "$f" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do

@@ -1,17 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build and install tools/testing/selftests/slab of the series tree the
-# kselftest way, into build/kselftest/install.
+# kselftest way, into build/kselftest/install (install@6.12 under
+# BASE=6.12, lib.sh base_suffix), so that targets of the two bases can
+# run at once.  Two of one base take turns: the lock is held over the
+# install here and over the copy in initramfs.sh.
 set -eu
 STAGE=kselftest
 . "$(dirname "$0")/lib.sh"
 
 "$REPO/harness/prepare.sh" >/dev/null
 tree=$(series_tree)
-inst=$BUILD/kselftest/install
+sfx=$(base_suffix)
+inst=$BUILD/kselftest/install$sfx
+mkdir -p "$BUILD/kselftest"
+exec 9>"$BUILD/kselftest/lock$sfx"
+flock 9
 rm -rf "$inst"
 [ -d "$tree/tools/testing/selftests/slab" ] || { log "no slab kselftests in the series"; exit 0; }
-make -s -C "$tree/tools/testing/selftests" TARGETS=slab O="$BUILD/kselftest/obj" \
+make -s -C "$tree/tools/testing/selftests" TARGETS=slab O="$BUILD/kselftest/obj$sfx" \
 	KSFT_INSTALL_PATH="$inst" install >"$LOGS/kselftest-build.log" 2>&1 || {
 	tail -n 20 "$LOGS/kselftest-build.log"
 	die "building the slab kselftests failed (log: $LOGS/kselftest-build.log)"

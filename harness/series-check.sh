@@ -85,7 +85,7 @@ if [ "$boot" != 0 ]; then
 	rm -rf "$steps"
 	mkdir -p "$steps/out" "$steps/kselftest"
 	ln -s "$out" "$steps/out/$(profile_key "$sp")"
-	cp -a "$BUILD/kselftest/install" "$steps/kselftest/install"
+	cp -a "$BUILD/kselftest/install$(base_suffix)" "$steps/kselftest/install$(base_suffix)"
 	echo "skip * * a step of the series before what the test checks" >"$steps/manifest.conf"
 fi
 
