@@ -19,8 +19,8 @@ flock 9
 rm -rf "$inst"
 [ -d "$tree/tools/testing/selftests/slab" ] || { log "no slab kselftests in the series"; exit 0; }
 make -s -C "$tree/tools/testing/selftests" TARGETS=slab O="$BUILD/kselftest/obj$sfx" \
-	KSFT_INSTALL_PATH="$inst" install >"$LOGS/kselftest-build.log" 2>&1 || {
-	tail -n 20 "$LOGS/kselftest-build.log"
-	die "building the slab kselftests failed (log: $LOGS/kselftest-build.log)"
+	KSFT_INSTALL_PATH="$inst" install >"$LOGS/kselftest-build$sfx.log" 2>&1 || {
+	tail -n 20 "$LOGS/kselftest-build$sfx.log"
+	die "building the slab kselftests failed (log: $LOGS/kselftest-build$sfx.log)"
 }
 log "installed $(sed -n 's/^slab://p' "$inst/kselftest-list.txt" | tr '\n' ' ')"
