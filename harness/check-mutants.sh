@@ -69,7 +69,8 @@ bench-memory-only bench-slab-regression bench-6.12-kernel-missing fastpath-pv-ir
 pair-bitlock-fallback workload-udp-corrupt manifest-skip-numa manifest-skip-config
 kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
 invariant-assert model-cal-miscount model-pass-differs model-window-lost
-objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked"
+objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked
+kmalloc-buckets-ignored kmalloc-caller-lost"
 mutants=${MUTANTS:-$all}
 mkdir -p "$work"
 
@@ -188,6 +189,18 @@ mutant() {
 		# whatever word its creator named.
 		edit mm/slub_cache.c 's/\(\(flags & SLAB_TYPESAFE_BY_RCU\) && !cache->use_freeptr_offset\)/(flags \& SLAB_TYPESAFE_BY_RCU)/' || return
 		echo "series-6.12 kunit:slub_engine:kt_rcu_freeptr_offset"
+		;;
+	kmalloc-buckets-ignored)
+		# 6.12: kmem_buckets_alloc() takes the kmalloc cache of its
+		# size, not its bucket set's.
+		edit base/6.12/mm/slub_entry.c 's/kmalloc_slab\(size, b, flags,/kmalloc_slab(size, NULL, flags,/' || return
+		echo "series-6.12 kunit:slub_engine:kt_kmalloc_buckets"
+		;;
+	kmalloc-caller-lost)
+		# 6.12: kmalloc() of a run-time size picks its random copy of
+		# a kmalloc cache from no caller (0), the same for every site.
+		edit base/6.12/mm/slub_entry.c 's/kmalloc_slab\(size, b, flags, caller_or_ret_ip\(caller\)\)/kmalloc_slab(size, b, flags, caller)/' || return
+		echo "series-6.12 kunit:slub_engine:kt_kmalloc_random_caches"
 		;;
 	usercopy-size-unchecked)
 		# Hardened usercopy checks where a copy starts in an object,

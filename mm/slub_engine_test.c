@@ -1270,6 +1270,97 @@ static void kt_flush_in_worker(struct kunit *test)
 			      "the cpu slab's page was freed outside a workqueue worker");
 }
 
+#if defined(CONFIG_SLAB_BUCKETS) || defined(CONFIG_RANDOM_KMALLOC_CACHES)
+/* The cache of a slab object. */
+static struct kmem_cache *kt_obj_cache(const void *obj)
+{
+	return virt_to_slab(obj)->slab_cache;
+}
+#endif /* CONFIG_SLAB_BUCKETS || CONFIG_RANDOM_KMALLOC_CACHES */
+
+/*
+ * kmem_buckets_alloc() takes an object of the bucket set's own cache for
+ * its size (6.12's SLAB_BUCKETS), not of the kmalloc cache of that size.
+ */
+static void kt_kmalloc_buckets(struct kunit *test)
+{
+#ifdef CONFIG_SLAB_BUCKETS
+	size_t size = 100;
+	/* Made once: a bucket set cannot be destroyed. */
+	static kmem_buckets *buckets;
+	void *obj;
+
+	if (!buckets)
+		buckets = kmem_buckets_create("slub_engine_kt", 0, 0, 0, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, buckets);
+	OPTIMIZER_HIDE_VAR(size);	/* the run-time size path */
+	obj = kmem_buckets_alloc(buckets, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	KUNIT_EXPECT_PTR_EQ(test, kt_obj_cache(obj),
+			    (*buckets)[kmalloc_index(100)]);
+	KUNIT_EXPECT_STREQ(test, kt_obj_cache(obj)->name, "slub_engine_kt-128");
+	kfree(obj);
+#else
+	kunit_skip(test, "no CONFIG_SLAB_BUCKETS on this kernel");
+#endif /* CONFIG_SLAB_BUCKETS */
+}
+
+#ifdef CONFIG_RANDOM_KMALLOC_CACHES
+/* Whether @cache is one of the copies of the normal kmalloc cache @idx. */
+static bool kt_kmalloc_copy(struct kmem_cache *cache, unsigned int idx)
+{
+	int type;
+
+	for (type = KMALLOC_RANDOM_START; type <= KMALLOC_RANDOM_END; type++)
+		if (kmalloc_caches[type][idx] == cache)
+			return true;
+	return false;
+}
+
+/* kmalloc() call site @i of KT_SITES, each its own return address. */
+#define KT_SITE(i)	(objs[i] = kmalloc(size, GFP_KERNEL))
+#define KT_SITES	16
+#endif /* CONFIG_RANDOM_KMALLOC_CACHES */
+
+/*
+ * With RANDOM_KMALLOC_CACHES a kmalloc() takes one of sixteen copies of
+ * the cache for its size, picked from its call site (the return address
+ * of __kmalloc_noprof()): sixteen call sites land in more than one copy.
+ * All in one would be 1 in 16^15 with the right call sites; with one
+ * address for all (a caller the engine lost, say) it is certain.
+ */
+static void kt_kmalloc_random_caches(struct kunit *test)
+{
+#ifdef CONFIG_RANDOM_KMALLOC_CACHES
+	struct kmem_cache *seen[KT_SITES];
+	unsigned int i, j, copies = 0;
+	size_t size = 64;
+	void *objs[KT_SITES];
+
+	OPTIMIZER_HIDE_VAR(size);
+	KT_SITE(0); KT_SITE(1); KT_SITE(2); KT_SITE(3);
+	KT_SITE(4); KT_SITE(5); KT_SITE(6); KT_SITE(7);
+	KT_SITE(8); KT_SITE(9); KT_SITE(10); KT_SITE(11);
+	KT_SITE(12); KT_SITE(13); KT_SITE(14); KT_SITE(15);
+	for (i = 0; i < KT_SITES; i++) {
+		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
+		seen[i] = kt_obj_cache(objs[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, kt_kmalloc_copy(seen[i], kmalloc_index(64)),
+				      "site %u: %s is no copy of kmalloc-64", i,
+				      seen[i]->name);
+		for (j = 0; j < i && seen[j] != seen[i]; j++)
+			;
+		copies += j == i;
+	}
+	for (i = 0; i < KT_SITES; i++)
+		kfree(objs[i]);
+	KUNIT_EXPECT_GT_MSG(test, copies, 1U,
+			    "%u call sites took one copy of kmalloc-64", KT_SITES);
+#else
+	kunit_skip(test, "no CONFIG_RANDOM_KMALLOC_CACHES on this kernel");
+#endif /* CONFIG_RANDOM_KMALLOC_CACHES */
+}
+
 static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_freelist_plain),
 	KUNIT_CASE(kt_freelist_hardened),
@@ -1291,6 +1382,8 @@ static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_double_free_in_chain),
 	KUNIT_CASE(kt_rcu_freeptr_offset),
 	KUNIT_CASE(kt_flush_in_worker),
+	KUNIT_CASE(kt_kmalloc_buckets),
+	KUNIT_CASE(kt_kmalloc_random_caches),
 	{}
 };
 
