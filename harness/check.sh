@@ -16,11 +16,18 @@ set -eu
 STAGE=check
 . "$(dirname "$0")/lib.sh"
 
-# Emptied before anything can fail: a package install or a build that
-# stops this script must not leave the rows of an earlier run behind, to
-# be read as this one's (check-mutants.sh reads them).
-results=$BUILD/results.tsv
+# This run's rows go to a file of its own, so that a second make check
+# on the same build/ (another VARIANTS=, say) neither empties nor joins
+# them; it becomes build/results.tsv, the last run's, when the run ends,
+# also when it stops early.  That is emptied before anything can fail: a
+# package install or a build that stops this script must not leave the
+# rows of an earlier run behind, to be read as this one's
+# (check-mutants.sh reads them).
+last=$BUILD/results.tsv
+results=$BUILD/results.$$.tsv
+: >"$last"
 : >"$results"
+trap 'mv -f "$results" "$last"' EXIT
 
 "$REPO/harness/deps.sh"
 if [ -n "$BASE_GIVEN" ]; then
@@ -229,4 +236,4 @@ fi
 
 echo
 echo "Linux $version; console logs in ${LOGS#$REPO/}/console-<variant>.log"
-exec "$REPO/harness/summary.py" "$results"
+"$REPO/harness/summary.py" "$results"
