@@ -398,11 +398,11 @@ static noinline void *kmalloc_from_hooked(struct kmem_cache *cache,
 
 /*
  * An object of @cache for a kmalloc of @size bytes.  Without debugging,
- * KASAN or the tracepoint, nothing follows the allocation: a miss is a
- * tail call, and neither @size nor @cache lives in a register that the
- * entry must save (three pushes and three pops fewer in
- * __kmalloc_noprof(), bench.config, gcc 12).  @caller may be 0 for
- * _RET_IP_, read only where it is used.
+ * KASAN or the tracepoint, nothing but the return follows the
+ * allocation: neither @size nor @cache lives across the call of a miss
+ * in a register that the entry must save (three pushes and three pops
+ * fewer in __kmalloc_noprof(), bench.config, gcc 12).  @caller may be 0
+ * for _RET_IP_, read only where it is used.
  */
 static __always_inline void *kmalloc_from(struct kmem_cache *cache,
 					  size_t size, gfp_t flags, int node,
