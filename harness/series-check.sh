@@ -205,19 +205,21 @@ ks() {
 }
 if [ $failed = 0 ]; then
 	sel=$tree/tools/testing/selftests
+	# Where initramfs.sh (BUILD=$CB) takes the install for the boot.
+	cbks=$CB/kselftest/install$(base_suffix)
 	ks "make kselftest-all (O=)" \
 		make -s -C "$tree" O="$out" TARGETS=slab kselftest-all
 	ks "make -C tools/testing/selftests TARGETS=slab install (O=)" \
 		make -s -C "$sel" TARGETS=slab O="$CB/kselftest/obj" \
-		KSFT_INSTALL_PATH="$CB/kselftest/install" install
+		KSFT_INSTALL_PATH="$cbks" install
 	ks "make -C tools/testing/selftests TARGETS=slab gen_tar (O=)" \
 		make -s -C "$sel" TARGETS=slab O="$CB/kselftest/tar" gen_tar
 	tarball=$(find "$CB/kselftest/tar" -name kselftest.tar.gz | head -n 1)
 	ks "kselftest-all built the slab tests in O=" \
 		test -x "$out/kselftest/slab/slabinfo_test"
 	ks "the install and the tarball hold slab/config, slab/settings, the tests" \
-		sh -c "grep -qx slab:test_slab_api.sh '$CB/kselftest/install/kselftest-list.txt' &&
-			test -f '$CB/kselftest/install/slab/settings' &&
+		sh -c "grep -qx slab:test_slab_api.sh '$cbks/kselftest-list.txt' &&
+			test -f '$cbks/slab/settings' &&
 			tar tzf '${tarball:-none}' |
 			grep -c -x -e ./slab/config -e ./slab/settings -e ./slab/slabinfo_test | grep -qx 3"
 fi
