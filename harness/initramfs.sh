@@ -72,7 +72,7 @@ fi
 
 # kselftests, installed the kselftest way from the series tree of the
 # run's base (kselftest.sh), copied under its lock.
-ks=$BUILD/kselftest/install$(base_suffix)
+ks=$(kselftest_install)
 if [ -x "$ks/run_kselftest.sh" ]; then
 	flock -s "$BUILD/kselftest/lock$(base_suffix)" cp -a "$ks" "$root/kselftest"
 	# Shared libraries of dynamically linked test programs.

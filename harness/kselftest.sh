@@ -12,7 +12,7 @@ STAGE=kselftest
 "$REPO/harness/prepare.sh" >/dev/null
 tree=$(series_tree)
 sfx=$(base_suffix)
-inst=$BUILD/kselftest/install$sfx
+inst=$(kselftest_install)
 mkdir -p "$BUILD/kselftest"
 exec 9>"$BUILD/kselftest/lock$sfx"
 flock 9

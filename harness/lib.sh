@@ -67,6 +67,12 @@ base_suffix() {
 	[ "$v" = 6.1 ] || echo "@$v"
 }
 
+# kselftest_install [ROOT]: where kselftest.sh installs the slab
+# kselftests of BASE's series tree, under ROOT (default BUILD).
+kselftest_install() {
+	echo "${1:-$BUILD}/kselftest/install$(base_suffix)"
+}
+
 # profile_tree_column PROFILE: the tree column of PROFILE (series@6.12,
 # say); profile_kind PROFILE: the column without its base (series,
 # pristine or a harness/trees/ patch); profile_base PROFILE: its base,

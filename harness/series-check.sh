@@ -85,7 +85,7 @@ if [ "$boot" != 0 ]; then
 	rm -rf "$steps"
 	mkdir -p "$steps/out" "$steps/kselftest"
 	ln -s "$out" "$steps/out/$(profile_key "$sp")"
-	cp -a "$BUILD/kselftest/install$(base_suffix)" "$steps/kselftest/install$(base_suffix)"
+	cp -a "$(kselftest_install)" "$(kselftest_install "$steps")"
 	echo "skip * * a step of the series before what the test checks" >"$steps/manifest.conf"
 fi
 
@@ -206,7 +206,7 @@ ks() {
 if [ $failed = 0 ]; then
 	sel=$tree/tools/testing/selftests
 	# Where initramfs.sh (BUILD=$CB) takes the install for the boot.
-	cbks=$CB/kselftest/install$(base_suffix)
+	cbks=$(kselftest_install "$CB")
 	ks "make kselftest-all (O=)" \
 		make -s -C "$tree" O="$out" TARGETS=slab kselftest-all
 	ks "make -C tools/testing/selftests TARGETS=slab install (O=)" \
