@@ -176,6 +176,8 @@
  *
  *   inuse + |slab freelist| == objects            for every slab
  *   objects * cache->size <= PAGE_SIZE << order
+ *   counters & SLAB_COUNTERS_FIXED_MASK == SLAB_COUNTERS_FIXED
+ *                   (on a typed base: the word reads as PGTY_slab)
  *   frozen == 0 && slab freelist != NULL  =>  slab on kn->partial
  *   pcpu->freelist != NULL  =>  pcpu->slab != NULL, all of it in pcpu->slab
  *   kn->nr_partial == |kn->partial|
@@ -195,7 +197,8 @@
  *   caches every slab, its objects, and nr_slabs too).
  * - With CONFIG_DEBUG_VM the state changes assert them as they happen:
  *   every slab pair commit (inuse <= objects, and an empty slab freelist
- *   exactly when inuse == objects: the first invariant in O(1)),
+ *   exactly when inuse == objects: the first invariant in O(1); the
+ *   fixed bits),
  *   node_add_partial() (the slab is unfrozen and has a free object),
  *   slab_discard() (inuse == 0, not frozen), the depot moves (counts
  *   within DEPOT_MAX, full arrays full and empty ones empty) and the
@@ -539,9 +542,12 @@ static __always_inline bool slab_pair_commit_cmpxchg(struct slab *slab,
  * inuse + |slab freelist| == objects, checked in its O(1) form (inuse in
  * range, and the freelist empty exactly when every object is in use).
  * An inuse that wrapped below zero is a double free the head check missed.
+ * The fixed bits above inuse never change (<linux/slub_def.h>).
  */
 static __always_inline void slab_pair_assert(const struct slab_pair *new)
 {
+	VM_WARN_ON_ONCE((new->cnt.low & SLAB_COUNTERS_FIXED_MASK) !=
+			SLAB_COUNTERS_FIXED);
 	VM_WARN_ON_ONCE(new->cnt.inuse > new->cnt.objects);
 	VM_WARN_ON_ONCE(!new->freelist != (new->cnt.inuse == new->cnt.objects));
 }
@@ -864,6 +870,7 @@ struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp, int node)
 		return NULL;
 
 	slab->slab_cache = cache;
+	p.cnt.low = SLAB_COUNTERS_FIXED;
 	p.cnt.objects = oo_objects(oo);
 	slab_pair_set(slab, &p);
 	slab_pair_count_new(slab);

@@ -1256,9 +1256,10 @@ int slab_validate(struct kmem_cache *cache, struct slab *slab)
 		return 1;
 	}
 	if (!objects || objects * cache->size > slab_size(slab) ||
-	    snap.cnt.inuse > objects) {
-		pr_err("SLUB %s: slab %p bad counters: objects %u inuse %u\n",
-		       cache->name, slab, objects, snap.cnt.inuse);
+	    snap.cnt.inuse > objects ||
+	    (snap.cnt.low & SLAB_COUNTERS_FIXED_MASK) != SLAB_COUNTERS_FIXED) {
+		pr_err("SLUB %s: slab %p bad counters: objects %u inuse %u (word %#x)\n",
+		       cache->name, slab, objects, snap.cnt.inuse, snap.cnt.low);
 		return 1;
 	}
 	for (p = snap.freelist; p; p = obj_next(cache, p)) {

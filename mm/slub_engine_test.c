@@ -448,19 +448,24 @@ struct kt_counters {
 
 /*
  * The counters word as <linux/slub_def.h> draws it: objects in bits
- * 0-14, frozen in bit 15, inuse in bits 16-30, bit 31 always clear so
- * that the word over page_type never reads as a page type; the upper
- * half belongs to whatever the window overlaps (_refcount in the
- * shifted position) and is only ever written back as read.
+ * 0 to B-1, frozen in bit B, inuse in bits B+1 to 2B, B = 15, and above
+ * them the fixed bits: bit 31 always clear, so that the word over
+ * page_type never reads as a page type; or, B = 11 where the base marks
+ * slab pages by page_type (CONFIG_SLUB_TYPED_COUNTERS), bit 23 clear and
+ * PGTY_slab in bits 24-31, so that it always reads as a slab page.  The
+ * upper half belongs to whatever the window overlaps (_refcount in the
+ * shifted position) and is only ever written back as read.  @slab is
+ * left with @own, its pair before the test.
  */
-static void kt_counters_packing(struct kunit *test)
+static void kt_counters_cases(struct kunit *test, struct slab *slab,
+			      const struct slab_pair *own)
 {
 	static const struct kt_counters cases[] = {
-		{ 0, 1, 0 }, { 1, 2, 1 }, { 0x1234, 0x2345, 0 },
-		{ 0x7fff, 0x7fff, 1 }, { 0, 0x7fff, 0 }, { 0x7fff, 0, 0 },
+		{ 0, 1, 0 }, { 1, 2, 1 }, { 0x123, 0x345, 0 },
+		{ SLUB_MAX_OBJS, SLUB_MAX_OBJS, 1 }, { 0, SLUB_MAX_OBJS, 0 },
+		{ SLUB_MAX_OBJS, 0, 0 },
 	};
-	struct slab *slab = kt_own_slab(test);
-	void *freelist = kt_pair(slab).freelist;
+	void *freelist = own->freelist;
 	unsigned long upper = slab_pair_words(slab)[1] & ~0xffffffffUL;
 	const struct kt_counters *k;
 	struct slab_pair p;
@@ -469,16 +474,19 @@ static void kt_counters_packing(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		k = &cases[i];
 		p.freelist = freelist;
-		p.cnt.word = upper;
+		p.cnt.word = upper | SLAB_COUNTERS_FIXED;
 		p.cnt.inuse = k->inuse;
 		p.cnt.objects = k->objects;
 		p.cnt.frozen = k->frozen;
-		KUNIT_ASSERT_EQ(test, p.cnt.word, upper | k->objects |
-				(unsigned long)k->frozen << 15 |
-				(unsigned long)k->inuse << 16);
-		/* Never a page type, whatever the base's encoding. */
-		KUNIT_ASSERT_FALSE(test, slub_is_page_type(p.cnt.low));
+		KUNIT_ASSERT_EQ(test, p.cnt.word, upper | SLAB_COUNTERS_FIXED |
+				k->objects |
+				(unsigned long)k->frozen << SLAB_COUNT_BITS |
+				(unsigned long)k->inuse << (SLAB_COUNT_BITS + 1));
+		/* A page type exactly where the base marks slabs by one. */
+		KUNIT_ASSERT_EQ(test, slub_is_page_type(p.cnt.low),
+				IS_ENABLED(CONFIG_SLUB_TYPED_COUNTERS));
 		slab_pair_set(slab, &p);
+		KUNIT_ASSERT_TRUE(test, folio_test_slab(slab_folio(slab)));
 		KUNIT_ASSERT_EQ(test, slab_objects(slab), k->objects);
 		KUNIT_ASSERT_EQ(test, slab_pair_words(slab)[1], p.cnt.word);
 		KUNIT_ASSERT_PTR_EQ(test, (void *)slab_pair_words(slab)[0], freelist);
@@ -487,11 +495,40 @@ static void kt_counters_packing(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, (unsigned int)p.cnt.inuse, k->inuse);
 		KUNIT_ASSERT_EQ(test, (unsigned int)p.cnt.objects, k->objects);
 		KUNIT_ASSERT_EQ(test, (unsigned int)p.cnt.frozen, k->frozen);
-		KUNIT_ASSERT_EQ(test, (unsigned int)p.cnt.zero, 0U);
+		KUNIT_ASSERT_EQ(test, p.cnt.low & SLAB_COUNTERS_FIXED_MASK,
+				SLAB_COUNTERS_FIXED);
 		KUNIT_ASSERT_PTR_EQ(test, p.freelist, freelist);
 	}
-	slab_pair_set(slab, &((struct kt_ctx *)test->priv)->own_pair);
+	slab_pair_set(slab, own);
 	KUNIT_ASSERT_EQ(test, slab_validate(slab->slab_cache, slab), 0);
+}
+
+/*
+ * The cases in each position of the pair that the struct page size
+ * allows: a 56-byte page puts the counters over page_type at 8 mod 16.
+ */
+static void kt_counters_packing(struct kunit *test)
+{
+	struct kt_ctx *ctx = test->priv;
+	struct slab *slab = kt_own_slab(test), *other;
+	struct slab_pair p;
+	unsigned int n;
+
+	kt_counters_cases(test, slab, &ctx->own_pair);
+	if (sizeof(struct page) % (2 * sizeof(long)) == 0)
+		return;		/* every slab has the pair at 0 mod 16 */
+	for (n = 0; n < 32; n++) {
+		other = slab_new(ctx->cache, GFP_KERNEL, ctx->node);
+		KUNIT_ASSERT_NOT_NULL(test, other);
+		if (slab_pair_pos(other) != slab_pair_pos(slab))
+			break;
+		slab_discard(ctx->cache, other);
+	}
+	KUNIT_ASSERT_LT_MSG(test, n, 32U, "no slab in position %u",
+			    !slab_pair_pos(slab));
+	slab_pair_read(other, &p);
+	kt_counters_cases(test, other, &p);
+	slab_discard(ctx->cache, other);
 }
 
 /* ---- Slab state transitions through the real alloc and free paths ---- */
@@ -1029,6 +1066,14 @@ static void kt_validate_bad_slab(struct kunit *test)
 	slab_pair_set(slab, &p);
 	snprintf(what, sizeof(what), "bad counters: objects %u inuse %u",
 		 objects, objects + 1);
+	kt_expect_invalid(test, cache, slab, what);
+
+	/* The lowest fixed bit: never set, and not the page type's. */
+	p = ctx->own_pair;
+	p.cnt.low ^= 1U << SLAB_FIXED_SHIFT;
+	slab_pair_set(slab, &p);
+	snprintf(what, sizeof(what), "bad counters: objects %u inuse %u (word %#x)",
+		 objects, (unsigned int)p.cnt.inuse, p.cnt.low);
 	kt_expect_invalid(test, cache, slab, what);
 
 	slab_pair_set(slab, &ctx->own_pair);

@@ -45,8 +45,8 @@ void slab_pair_read(const struct slab *slab, struct slab_pair *p);
 /* Order and objects packed into kmem_cache_order_objects. */
 #define SLUB_OO_SHIFT	16
 #define SLUB_OO_MASK	((1U << SLUB_OO_SHIFT) - 1)
-#define SLUB_MAX_OBJS	32767	/* limited by the 15-bit objects field */
-static_assert(SLUB_MAX_OBJS < (1 << 15));	/* objects and inuse: 15 bits */
+/* Limited by the objects and inuse fields: 32767, or 2047 typed. */
+#define SLUB_MAX_OBJS	((1U << SLAB_COUNT_BITS) - 1)
 
 static inline unsigned int oo_order(struct slab_oo oo)
 {

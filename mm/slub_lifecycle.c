@@ -552,11 +552,13 @@ static void __init freelist_random_init(void)
 void __init kmem_cache_init(void)
 {
 	static struct kmem_cache boot_cache, boot_node_cache;
-	const union slab_counters zero_bit = { .zero = 1 };
+	const union slab_counters fixed = {
+		.fixed = (1U << (32 - SLAB_FIXED_SHIFT)) - 1
+	};
 	unsigned int cache_struct_size;
 
-	/* The zero bit of the counters is the top bit of page_type. */
-	BUILD_BUG_ON(zero_bit.low != 1U << 31);
+	/* The fixed bits of the counters are the top ones of page_type. */
+	BUILD_BUG_ON(fixed.low != SLAB_COUNTERS_FIXED_MASK);
 
 	if (debug_guardpage_minorder())
 		slub_max_order = 0;

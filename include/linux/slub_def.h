@@ -207,9 +207,10 @@ void *fixup_red_left(struct kmem_cache *cache, void *obj);
  * The engine commits a slab's (freelist, counters) pair with one
  * cmpxchg_double, which needs the pair at a 16-byte boundary.  The pair
  * lives in a 3-word window of the slab's struct page, struct slab's
- * pair_window[] followed by __unused and __page_refcount, and sits at
- * whichever 16-byte boundary falls inside it.  Offsets for x86-64, MEMCG
- * off; struct page and struct slab fields that share an offset overlay:
+ * pair_window[] and the word of _mapcount and _refcount after it, and
+ * sits at whichever 16-byte boundary falls inside it.  Offsets for
+ * x86-64, MEMCG off; struct page and struct slab fields that share an
+ * offset overlay:
  *
  * CONFIG_STRUCT_PAGE_ALIGNED: 64 bytes, aligned to 16, pair always at 32.
  *
@@ -256,17 +257,38 @@ void *fixup_red_left(struct kmem_cache *cache, void *obj);
  *   _mapcount of a slab page: slab pages cannot be mapped to user space.
  * - slab_pages_free() resets _mapcount to -1 before the page goes back
  *   to the page allocator, whose free checks would report a bad page.
+ * - Where the base marks a slab page by a page type in that word rather
+ *   than by a page flag (CONFIG_SLUB_TYPED_COUNTERS: the top byte of
+ *   page_type, PGTY_slab, with the low 24 bits left to the page's owner),
+ *   the word must go on reading as a slab page: the counters carry the
+ *   type in their top byte, in both positions, and the fields shrink to
+ *   11 bits (objects:11 frozen:1 inuse:11, bit 23 always 0), so a slab
+ *   holds at most 2047 objects.  __folio_set_slab() writes the type
+ *   before the engine's first store, every store keeps it (the fixed
+ *   bits below, asserted at each commit under DEBUG_VM) and
+ *   __folio_clear_slab() finds it at free and resets the word to -1.
  * - index and private are the page allocator's only while the page is
  *   free, as for upstream SLUB's pair at the same offsets.
  */
+#ifdef CONFIG_SLUB_TYPED_COUNTERS
+#define SLAB_COUNT_BITS		11
+#define SLAB_COUNTERS_FIXED	((u32)PGTY_slab << 24)	/* bit 23 clear */
+#else
+#define SLAB_COUNT_BITS		15
+#define SLAB_COUNTERS_FIXED	0U	/* bit 31 clear: never a page type */
+#endif /* CONFIG_SLUB_TYPED_COUNTERS */
+/* The bits above inuse: SLAB_COUNTERS_FIXED's, the same in every store. */
+#define SLAB_FIXED_SHIFT	(2 * SLAB_COUNT_BITS + 1)
+#define SLAB_COUNTERS_FIXED_MASK	(~0U << SLAB_FIXED_SHIFT)
+
 union slab_counters {
 	unsigned long word;	/* compared and swapped as a whole */
 	u32 low;		/* the engine's part: the fields below */
 	struct {
-		unsigned int objects:15;	/* slots, fixed for a slab */
-		unsigned int frozen:1;		/* owned by a cpu */
-		unsigned int inuse:15;		/* not on the slab freelist */
-		unsigned int zero:1;		/* always 0: never a page type */
+		unsigned int objects:SLAB_COUNT_BITS;	/* slots, fixed */
+		unsigned int frozen:1;			/* owned by a cpu */
+		unsigned int inuse:SLAB_COUNT_BITS;	/* not on the freelist */
+		unsigned int fixed:32 - SLAB_FIXED_SHIFT; /* see above */
 	};
 };
 
@@ -277,13 +299,13 @@ static_assert(offsetof(struct slab, pair_window) == SLAB_PAIR_OFFSET);
 static_assert(offsetof(struct page, index) == SLAB_PAIR_OFFSET);
 static_assert(SLAB_PAIR_OFFSET % (2 * sizeof(long)) == 0);
 static_assert(sizeof(union slab_counters) == sizeof(long));
+static_assert((SLAB_COUNTERS_FIXED & ~SLAB_COUNTERS_FIXED_MASK) == 0);
 #ifdef CONFIG_STRUCT_PAGE_INTERNAL_ALIGN
 #if defined(CONFIG_HAVE_ALIGNED_STRUCT_PAGE) || defined(__BIG_ENDIAN) || \
 	!defined(CONFIG_64BIT)
 #error "internal alignment needs an unpadded, 64-bit little-endian struct page"
 #endif /* CONFIG_HAVE_ALIGNED_STRUCT_PAGE || __BIG_ENDIAN || !CONFIG_64BIT */
 /* The third word of the window: _mapcount, then _refcount, then no more. */
-static_assert(offsetof(struct slab, __unused) == SLAB_PAIR_OFFSET + 16);
 static_assert(offsetof(struct page, _mapcount) == SLAB_PAIR_OFFSET + 16);
 static_assert(offsetof(struct page, _refcount) == SLAB_PAIR_OFFSET + 20);
 static_assert(offsetof(struct slab, __page_refcount) == SLAB_PAIR_OFFSET + 20);
@@ -293,10 +315,11 @@ static_assert(offsetof(struct page, memcg_data) == SLAB_PAIR_OFFSET + 24);
 /* Every struct page sits at 0 or 8 mod 16: one window position fits. */
 static_assert(__alignof__(struct page) == sizeof(long));
 static_assert(sizeof(struct page) % sizeof(long) == 0);
-#if !defined(CONFIG_MEMCG) && !defined(CONFIG_KMSAN) && \
-	!defined(LAST_CPUPID_NOT_IN_PAGE_FLAGS) && !defined(WANT_PAGE_VIRTUAL)
+#if !defined(CONFIG_MEMCG) && !defined(CONFIG_SLAB_OBJ_EXT) && \
+	!defined(CONFIG_KMSAN) && !defined(LAST_CPUPID_NOT_IN_PAGE_FLAGS) && \
+	!defined(WANT_PAGE_VIRTUAL)
 static_assert(sizeof(struct page) == 56);
-#endif /* !CONFIG_MEMCG && !CONFIG_KMSAN && ... */
+#endif /* !CONFIG_MEMCG && !CONFIG_SLAB_OBJ_EXT && ... */
 #elif defined(CONFIG_HAVE_ALIGNED_STRUCT_PAGE)
 /* Every struct page sits at 0 mod 16: the pair is always at the start. */
 static_assert(__alignof__(struct page) == 2 * sizeof(long));
@@ -343,8 +366,9 @@ static inline unsigned int slab_objects(const struct slab *slab)
  */
 static inline void slab_init_objects(struct slab *slab, unsigned int objects)
 {
-	union slab_counters c = { .objects = objects };
+	union slab_counters c = { .low = SLAB_COUNTERS_FIXED };
 
+	c.objects = objects;
 	WRITE_ONCE(slab_counters_ptr(slab)->low, c.low);
 }
 
