@@ -6,7 +6,8 @@
 # /sys/kernel/debug/slab_pair (mm/slub_pair.c):
 #
 #   1. the layout and sizeof(struct page) agree: "aligned" is a multiple
-#      of 16 bytes; "internal" is 56 bytes without MEMCG, 64 with it;
+#      of 16 bytes; "internal" is 56 bytes without MEMCG and allocation
+#      profiling, 64 with either;
 #   2-5. under the test_slab_api stress (remote frees, refills), slabs are
 #      allocated and their pairs committed by cmpxchg16b at both positions
 #      of the window when struct page is 8 mod 16, and at position 0 only
@@ -49,8 +50,11 @@ sed 's/^/# /' "$PAIR"
 # 1: layout and size
 layout=$(field layout)
 size=$(field sizeof_struct_page)
+# The last word of struct page is memcg_data with MEMCG, or the slab
+# object extensions' with allocation profiling (6.10 on).
 memcg=0
 grep -q '^memory[[:space:]]' /proc/cgroups 2>/dev/null && memcg=1
+[ -e /proc/allocinfo ] && memcg=1
 case "$layout:$memcg" in
 aligned:*)	want="a multiple of 16" ;;
 internal:0)	want=56 ;;
