@@ -107,20 +107,17 @@ BASE = "6.1"
 def configure_base(base):
     """The kernels and targets of base BASE (harness/bench.sh picks the
     kernels the same way).  6.1 has all five.  A later base has no SLAB
-    (removed in 6.8) and ours only in upstream's 64-byte layout, so ours
-    is ours-aligned, the peers are SLUB in both layouts, and the targets
-    are those that do not need SLAB or the 56-byte page of ours: the
-    fastpath pairs against SLUB alone, bulk, many caches, fork+exec, TCG
-    and Slab:."""
+    (removed in 6.8): the peers are SLUB in both layouts, and the targets
+    are those that do not need SLAB: the fastpath pairs against SLUB
+    alone, bulk, many caches, fork+exec, TCG, the layout and Slab:."""
     global BASE, KERNELS, OURS, PEERS, TARGETS
     BASE = base
     if base == "6.1":
         return
-    KERNELS = ["ours-aligned", "slub", "slub56"]
-    OURS = "ours-aligned"
+    KERNELS = ["ours-aligned", "ours-internal", "slub", "slub56"]
     PEERS = ["slub", "slub56"]
     drop = {"alloc N / free N (ratio to SLAB)", "bulk 250 (ratio to SLAB)",
-            LAYOUT_TARGET, BULK1_TARGET}
+            BULK1_TARGET}
     TARGETS = [(name, goal.replace(" and ≤ SLAB", ""), n) for name, goal, n in TARGETS
                if name not in drop]
 

@@ -50,7 +50,7 @@
 # ICOUNT_PASSES= and FWD_ROUNDS= override.
 # KERNELS="ours-internal slub ..." boots only those (the report then says
 # which targets it could not judge, and fails).
-# BASE=6.12: the three kernels 6.12 has (ours-aligned, slub, slub56) into
+# BASE=6.12: the four kernels 6.12 has (no SLAB) into
 # build/bench@6.12/.
 # Output: build/bench/report.md, build/bench/*.png, build/bench/results.tsv
 # (raw), build/bench/model.md (the icount boots' plugin counts and the cost

@@ -16,8 +16,8 @@
 # two have every figure they asked for, but leave targets not judged);
 # and with 20% more Slab: on ours than on SLUB, where the Slab: target
 # must read missed.  bench-6.12-kernel-missing: the report of base 6.12
-# (three kernels, no SLAB; bench-report.py --base 6.12) is green on a
-# complete made-up run of those three and red when SLUB 56 B's boots are
+# (four kernels, no SLAB; bench-report.py --base 6.12) is green on a
+# complete made-up run of those four and red when SLUB 56 B's boots are
 # missing.
 #
 # The fastpath mutants run harness/fastpath.py on the listing of

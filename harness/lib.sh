@@ -216,12 +216,11 @@ series_profile() {
 }
 
 # bench_kernels [V]: make bench's kernels on base V, "name:profile" words,
-# ours first.  6.12 has no SLAB (removed in 6.8) and ours has only
-# upstream's 64-byte struct page there, so three of 6.1's five.
+# ours first.  6.12 has no SLAB (removed in 6.8), so four of 6.1's five.
 bench_kernels() {
 	case ${1:-$BASE} in
 	6.1) echo "ours-aligned:bench-aligned ours-internal:bench-internal slub:bench-slub slub56:bench-slub56 slab:bench-slab" ;;
-	*) echo "ours-aligned:bench-aligned slub:bench-slub slub56:bench-slub56" ;;
+	*) echo "ours-aligned:bench-aligned ours-internal:bench-internal slub:bench-slub slub56:bench-slub56" ;;
 	esac
 }
 

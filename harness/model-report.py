@@ -5,8 +5,7 @@ and the cycles harness/costmodel.conf gives them.
 
 usage: model-report.py [--base=V] INDEX COSTS OUT.md [RESULTS.tsv]
 
---base=V: the kernels of base V (bench.sh's BASE): after 6.1, no SLAB and
-ours aligned only.
+--base=V: the kernels of base V (bench.sh's BASE): after 6.1, no SLAB.
 
 INDEX (bench.sh's build/bench/model/index.tsv) lists one boot a line:
 measure (icount, or dave for Dave Hansen's dd), variant, pass, console log,
@@ -576,15 +575,11 @@ def report(m, cpu, costs, sources, pps=None):
 
 
 def configure_base(base):
-    """A base after 6.1 has no SLAB and ours only in the 64-byte layout
-    (bench-report.py, configure_base): ours is ours-aligned there, and its
-    strategies are the rows."""
-    global KERNELS, OURS, STRATEGIES, TARGETS
+    """A base after 6.1 has no SLAB (bench-report.py, configure_base)."""
+    global KERNELS, TARGETS
     if base == "6.1":
         return
-    KERNELS = ["ours-aligned", "slub", "slub56"]
-    OURS = "ours-aligned"
-    STRATEGIES = [v.replace("ours-internal", OURS) for v in STRATEGIES]
+    KERNELS = ["ours-aligned", "ours-internal", "slub", "slub56"]
     TARGETS = [t for t in TARGETS if "slab" not in t[3]]
 
 
