@@ -70,7 +70,8 @@ pair-bitlock-fallback workload-udp-corrupt manifest-skip-numa manifest-skip-conf
 kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
 invariant-assert model-cal-miscount model-pass-differs model-window-lost
 objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked
-kmalloc-buckets-ignored kmalloc-caller-lost"
+kmalloc-buckets-ignored kmalloc-caller-lost counters-fixed-unchecked
+counters-untyped"
 mutants=${MUTANTS:-$all}
 mkdir -p "$work"
 
@@ -163,6 +164,18 @@ mutant() {
 		edit mm/slub_engine_test.c 's/\n\tpr_err\("HARNESS: expect-splat-begin %s slub-invalid\\n", test->name\);//' || return
 		edit mm/slub_engine_test.c 's/\n\tpr_err\("HARNESS: expect-splat-end %s\\n", test->name\);//' || return
 		echo "series console | *reports (*slub-invalid [0-9]*), the first: *"
+		;;
+	counters-fixed-unchecked)
+		# slab_validate() no longer checks the fixed bits of the
+		# counters: kt_validate_bad_slab's flipped bit goes unseen.
+		edit mm/slub_debug.c 's/ \|\|\n\t    \(snap\.cnt\.low & SLAB_COUNTERS_FIXED_MASK\) != SLAB_COUNTERS_FIXED\)/)/' || return
+		echo "series-6.12-plain kunit:slub_engine:kt_validate_bad_slab*"
+		;;
+	counters-untyped)
+		# 6.12, 56-byte page: a new slab's counters lose the slab page
+		# type, so a slab at 8 mod 16 stops reading as a slab page.
+		edit mm/slub.c 's/\tp\.cnt\.low = SLAB_COUNTERS_FIXED;/\tp.cnt.low = 0;/' || return
+		echo "series-6.12-plain console | *"
 		;;
 	invariant-assert)
 		# The DEBUG_VM assertion of every slab pair commit turned
