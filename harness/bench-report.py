@@ -341,9 +341,8 @@ class Report:
                 self.p(f"- **{LABEL[k]}**: {d}.")
         if "slab" not in KERNELS:
             self.p()
-            self.p(f"Linux {BASE} has no SLAB (removed in 6.8), and the series offers only "
-                   "upstream's 64-byte struct page there: ours is ours aligned, and the "
-                   "targets against SLAB and between our layouts are 6.1's.")
+            self.p(f"Linux {BASE} has no SLAB (removed in 6.8): the targets against SLAB "
+                   "are 6.1's only.")
         self.p()
         self.p("Measures:")
         self.p()
