@@ -204,8 +204,8 @@ series_tree() {
 
 # series_profile [V]: the profile that "make", "make shell" and the
 # other one-kernel targets build by default on base V: series (the
-# 56-byte struct page) on 6.1, series-6.12 (upstream's 64-byte layout,
-# the only one offered there) on 6.12.
+# 56-byte struct page) on 6.1, series-6.12 (memcg and allocation
+# profiling, so a 64-byte page in either layout) on 6.12.
 series_profile() {
 	local v=${1:-$BASE}
 	if [ "$v" = 6.1 ]; then
