@@ -240,7 +240,8 @@
  * objects for, and a refill gives back what the cpu slab brought from
  * another node (the local one out of memory).  No refill starts while
  * the cpu slab is another node's, or for a task whose mempolicy or
- * cpuset leaves the cpu's node out: all it would bring is remote.  Such
+ * cpuset leaves the cpu's node out: all it would bring is remote; nor
+ * for a task that interleaves, whose slabs alternate nodes.  Such
  * requests take the freelist path, which follows the task's policy and
  * uses the remote cpu slab up, as SLUB's does; they still pop what the
  * cpu's arrays hold, as SLUB's cpu slab serves whatever node it is on.

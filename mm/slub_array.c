@@ -513,16 +513,22 @@ static size_t array_keep_local(struct kmem_cache *cache, void **objs,
 #ifdef CONFIG_NUMA
 /*
  * Whether the pages of a task with mempolicy @pol (NULL: none) and
- * cpuset nodes @allowed may come from @node: the page allocator takes
- * the slabs of the freelist path from the policy's nodes and only from
- * the cpuset's.
+ * cpuset nodes @allowed may come from @node alone: the page allocator
+ * takes the slabs of the freelist path from the policy's nodes and only
+ * from the cpuset's.  Not for an interleaving policy, even one that
+ * names @node: its new slabs alternate between nodes, and a refill
+ * would keep the local ones and give the others back, so that the task
+ * got nearly all its objects from one node.  The freelist path serves
+ * each slab whole, as SLUB's cpu slab does.
  */
 static bool array_policy_allows(const struct mempolicy *pol,
 				const nodemask_t *allowed, int node)
 {
 	if (!node_isset(node, *allowed))
 		return false;
-	return !pol || pol->mode == MPOL_LOCAL || node_isset(node, pol->nodes);
+	if (!pol || pol->mode == MPOL_LOCAL)
+		return true;
+	return !slub_mpol_interleaves(pol) && node_isset(node, pol->nodes);
 }
 
 /*

@@ -20,6 +20,7 @@
 
 #include <linux/percpu.h>
 #include <linux/kasan.h>
+#include <linux/mempolicy.h>
 #include <linux/swap.h>
 #include <linux/shrinker.h>
 #include <linux/stackdepot.h>
@@ -89,6 +90,14 @@ static inline bool slub_is_page_type(u32 word)
 {
 	return (word & PAGE_TYPE_BASE) == PAGE_TYPE_BASE;
 }
+
+#ifdef CONFIG_NUMA
+/* Whether a task with mempolicy @pol spreads its pages over nodes. */
+static inline bool slub_mpol_interleaves(const struct mempolicy *pol)
+{
+	return pol->mode == MPOL_INTERLEAVE;
+}
+#endif /* CONFIG_NUMA */
 
 /* Whether the CPU has the double-word cmpxchg of the slab pair. */
 #define slub_cpu_has_pair_cmpxchg()	system_has_cmpxchg_double()

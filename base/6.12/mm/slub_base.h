@@ -29,6 +29,7 @@
 #include <linux/kmemleak.h>
 #include <linux/alloc_tag.h>
 #include <linux/memcontrol.h>
+#include <linux/mempolicy.h>
 #include <linux/kmsan.h>
 #include <linux/fault-inject.h>
 #include <linux/swap.h>
@@ -152,6 +153,15 @@ static inline bool slub_is_page_type(u32 word)
 {
 	return (word >> 24) >= PGTY_buddy;
 }
+
+#ifdef CONFIG_NUMA
+/* Whether a task with mempolicy @pol spreads its pages over nodes. */
+static inline bool slub_mpol_interleaves(const struct mempolicy *pol)
+{
+	return pol->mode == MPOL_INTERLEAVE ||
+	       pol->mode == MPOL_WEIGHTED_INTERLEAVE;
+}
+#endif /* CONFIG_NUMA */
 
 /* Whether the CPU has the double-word cmpxchg of the slab pair. */
 #define slub_cpu_has_pair_cmpxchg()	system_has_cmpxchg128()
