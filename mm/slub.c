@@ -241,7 +241,8 @@
  * another node (the local one out of memory).  No refill starts while
  * the cpu slab is another node's, or for a task whose mempolicy or
  * cpuset leaves the cpu's node out: all it would bring is remote; nor
- * for a task that interleaves, whose slabs alternate nodes.  Such
+ * for a task that interleaves, whose slabs alternate nodes (looking at
+ * other nodes' partial slabs takes no step of its interleave).  Such
  * requests take the freelist path, which follows the task's policy and
  * uses the remote cpu slab up, as SLUB's does; they still pop what the
  * cpu's arrays hold, as SLUB's cpu slab serves whatever node it is on.
@@ -1166,10 +1167,30 @@ static void *node_partial_take(struct kmem_cache *cache, struct kmem_cache_node 
 	return chain;
 }
 
+#ifdef CONFIG_NUMA
+/*
+ * The node whose zonelist orders the search of other nodes' partial
+ * slabs: the one the task's mempolicy names, without taking a step of
+ * an interleave.  mempolicy_slab_node() takes the next node of the
+ * task's interleave, and the slab allocation after a fruitless search
+ * the one after it: with two nodes, every new slab would come from the
+ * same node until the search was skipped (remote_node_defrag_ratio), in
+ * runs of dozens of slabs, as upstream SLUB's get_any_partial() has
+ * them.  The search of an interleaving task starts from the cpu's node.
+ */
+static int any_partial_search_node(void)
+{
+	if (in_task() && current->mempolicy &&
+	    slub_mpol_interleaves(current->mempolicy))
+		return numa_mem_id();
+	return mempolicy_slab_node();
+}
+#endif /* CONFIG_NUMA */
+
 /*
  * Partial slabs of other nodes, for allocations without a node: nearest
  * first, in the order of the zonelist of the node the task's mempolicy
- * names, and only nodes its cpuset allows.
+ * names (any_partial_search_node()), and only nodes its cpuset allows.
  */
 static void *any_partial_take(struct kmem_cache *cache, struct kmem_cache_cpu *pcpu,
 			      gfp_t gfp, struct slab **taken)
@@ -1192,7 +1213,7 @@ static void *any_partial_take(struct kmem_cache *cache, struct kmem_cache_cpu *p
 		return NULL;
 	do {
 		cookie = read_mems_allowed_begin();
-		zonelist = node_zonelist(mempolicy_slab_node(), gfp);
+		zonelist = node_zonelist(any_partial_search_node(), gfp);
 		prev = NUMA_NO_NODE;
 		for_each_zone_zonelist(zone, z, zonelist, highest) {
 			node = zone_to_nid(zone);
