@@ -40,7 +40,7 @@
 # flipped before it is sent (it must exit 1 and name the datagram).
 #
 # The manifest mutants run parse-results.py on a made-up console log of
-# series with two skips, "test_slab_api numa: one node" and kta_free_gfp's
+# series with two skips, "test_slab_api numa bind: one node" and kta_free_gfp's
 # "no CONFIG_TRACEPOINTS", first with the facts of a one-node boot of a
 # kernel without tracepoints (both must read SKIP), then as if the boot
 # had two nodes, or the kernel CONFIG_TRACEPOINTS: that skip must turn
@@ -278,7 +278,7 @@ TAP version 13
 # selftests: slab: test_slab_api.sh
 # TAP version 13
 # 1..1
-# ok 1 test_slab_api numa: one node # SKIP
+# ok 1 test_slab_api numa bind: one node # SKIP
 ok 1 selftests: slab: test_slab_api.sh
 HARNESS: kselftest-end
 EOF

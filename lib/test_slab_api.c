@@ -1830,7 +1830,14 @@ static int run_names(void)
 /*
  * Run under a memory policy (test_slab_api.sh starts modprobe through
  * mpol_exec): a new cache's slabs must be placed as the policy says, all
- * on the bound nodes, or spread over the interleaved ones.
+ * on the bound nodes, or spread over the interleaved ones.  Spread means
+ * each interleaved node holds at least three quarters of its share of
+ * the objects: the task's slabs alternate nodes, so the shares come out
+ * even but for the other pages the task allocates meanwhile.  (Upstream
+ * SLUB takes a second step of the interleave per new slab when it looks
+ * at other nodes' partial slabs, so that its slabs come in runs from one
+ * node: 2048/0 in 5 of 17 runs in one boot of 6.1, 1792/256, 2000/48.
+ * The kselftest does not ask it for the spread.)
  */
 /*
  * 248 bytes and a free pointer after them (the constructor keeps it out
@@ -1853,13 +1860,15 @@ static int run_numa(void)
 {
 	unsigned long *per_node;
 	struct kmem_cache *cache;
-	unsigned int i, used = 0;
+	unsigned int i;
 	nodemask_t want;
 	void **objs;
 	int node, ret = 0;
 
-	if (nodelist_parse(numa_nodes, want) || nodes_empty(want)) {
-		pr_err("numa: numa_nodes=%s is no node list\n", numa_nodes);
+	if (nodelist_parse(numa_nodes, want) || nodes_empty(want) ||
+	    !nodes_subset(want, node_states[N_ONLINE])) {
+		pr_err("numa: numa_nodes=%s is no list of online nodes\n",
+		       numa_nodes);
 		return -EINVAL;
 	}
 	objs = vcalloc(NUMA_OBJS, sizeof(*objs));
@@ -1881,17 +1890,20 @@ static int run_numa(void)
 	for_each_node(node) {
 		if (!per_node[node])
 			continue;
-		used++;
 		pr_info("numa: %s %s: %lu objects on node %d\n", numa_mode,
 			numa_nodes, per_node[node], node);
 		CHECK(node_isset(node, want),
 		      "numa: %s %s: %lu objects on node %d", numa_mode,
 		      numa_nodes, per_node[node], node);
 	}
-	if (!strcmp(numa_mode, "interleave"))
-		CHECK(used >= min_t(unsigned int, nodes_weight(want), 2),
-		      "numa: interleave %s: objects on %u node(s) only",
-		      numa_nodes, used);
+	if (!strcmp(numa_mode, "interleave")) {
+		unsigned long least = 3 * (i / nodes_weight(want)) / 4;
+
+		for_each_node_mask(node, want)
+			CHECK(per_node[node] >= least,
+			      "numa: interleave %s: %lu objects on node %d, fewer than %lu (three quarters of its share)",
+			      numa_nodes, per_node[node], node, least);
+	}
 	while (i--)
 		kmem_cache_free(cache, objs[i]);
 out:
