@@ -531,14 +531,17 @@ int do_kmem_cache_create(struct kmem_cache *cache, const char *name,
 
 /* ---- Hooks of mm/slab_common.c ---- */
 
+#ifdef CONFIG_SLUB_DEBUG
 /*
  * ksize() gave the caller the whole of @object: no kmalloc red zone past
- * the size its kmalloc asked for any more.
+ * the size its kmalloc asked for any more.  mm/slab.h declares it, and
+ * ksize() calls it, only with SLUB_DEBUG.
  */
 void skip_orig_size_check(struct kmem_cache *cache, const void *object)
 {
 	slub_debug_kmalloc_size(cache, (void *)object, cache->object_size);
 }
+#endif /* CONFIG_SLUB_DEBUG */
 
 #if IS_ENABLED(CONFIG_SLUB_DEBUG) && IS_ENABLED(CONFIG_KUNIT)
 /*
