@@ -4,6 +4,9 @@
 # harness/matrix.conf and compile only mm/ (and the series' files in
 # lib/ that the config turns on), without linking or booting, each entry
 # in its own build/out/matrix-<name>, incrementally across runs.
+# BASE=6.12: the series tree of 6.12 under its series profile
+# (series-6.12, lib.sh series_profile), into build/out/matrix-<name>@6.12,
+# with result lines build:<name>@6.12.
 #
 # An entry passes when its .config has every option it asked for, mm/
 # compiles, no warning points into a file of the series, and no symbol
@@ -35,9 +38,11 @@ if [ -n "${MATRIX:-}" ]; then
 fi
 
 "$REPO/harness/prepare.sh"
-src=$BUILD/src/series
-# The series profile's fragments (profiles.conf), under every entry.
-set -- $(conf_entry profiles series)
+src=$(series_tree)
+sfx=$(base_suffix)
+# The series profile's fragments (profiles.conf), under every entry:
+# series on 6.1, series-6.12 on 6.12 (lib.sh series_profile).
+set -- $(conf_entry profiles "$(series_profile)")
 shift 2
 pfrags=
 for f in "$@"; do
@@ -56,7 +61,7 @@ fi
 # Every CONFIG_ symbol the tree's Kconfig files define: an entry naming
 # another one (a typo, or an option of another version) is refused, even
 # when it asks for n, which a missing option would otherwise satisfy.
-syms=$BUILD/out/.matrix-kconfig-symbols
+syms=$BUILD/out/.matrix-kconfig-symbols$sfx
 mkdir -p "$BUILD/out"
 if [ ! -s "$syms" ] || [ -n "$(find "$src" -name 'Kconfig*' -newer "$syms" -print -quit)" ]; then
 	find "$src" -name 'Kconfig*' -exec sed -n 's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/CONFIG_\2/p' {} + |
@@ -66,13 +71,13 @@ fi
 # The files of the series (a warning there fails the entry) and the
 # functions mm/'s own headers declare (not static, at the start of a
 # line, as kernel style writes prototypes).
-series_files=$(sed 's/[.[\*^$]/\\&/g' "$BUILD/src/series.manifest" | paste -sd'|')
-declared=$BUILD/out/.matrix-mm-declared
+series_files=$(sed 's/[.[\*^$]/\\&/g' "$src.manifest" | paste -sd'|')
+declared=$BUILD/out/.matrix-mm-declared$sfx
 sed -n '/^[A-Za-z_]/p' "$src"/mm/*.h | grep -v '^static' |
 	grep -oE '[A-Za-z_][A-Za-z0-9_]*\(' | tr -d '(' | sort -u >"$declared"
 
 record() {
-	printf '%s\t%s\t%s\t%s\n' "$1" build-matrix "build:$2" "$3" >>"$results"
+	printf '%s\t%s\t%s\t%s\n' "$1" build-matrix "build:$2$sfx" "$3" >>"$results"
 	log "$2: $1 $3"
 }
 
@@ -99,8 +104,8 @@ configure() {
 declare -A by_config=()
 failed=0
 while read -r name opts <&3; do
-	out=$BUILD/out/matrix-$name
-	blog=$LOGS/matrix-$name.log
+	out=$BUILD/out/matrix-$name$sfx
+	blog=$LOGS/matrix-$name$sfx.log
 	mkdir -p "$out"
 	: >"$blog"
 	frag=$out/.harness-matrix.config
@@ -182,24 +187,24 @@ while read -r name opts <&3; do
 	t1=$(date +%s)
 	st=PASS
 	# shellcheck disable=SC2086
-	if ! mkm -j"$JOBS" $targets >>"$blog" 2>&1; then
-		st=FAIL
-		detail="build failed: $(grep -m 1 -E 'error:|Error [0-9]' "$blog" | sed -E "s#$src/|([.][.]/)+src/series/##g" || true)"
+	mkm -j"$JOBS" $targets >>"$blog" 2>&1 || st=FAIL
+	warn=$(grep -E "(^|/)($series_files):[0-9]+:([0-9]+:)? warning:" "$blog" | sed -E "s#$src/|([.][.]/)+src/${src##*/}/##g" | sort -u)
+	# kbuild warns only when it compiles: drop the objects built from
+	# the files warned about, also when another file failed, so that
+	# the next run compiles them again rather than passing silently.
+	for f in $(echo "$warn" | cut -d: -f1 | sort -u); do
+		find "$out" -name '.*.o.cmd' -exec grep -l -F "$f" {} + 2>/dev/null |
+			sed 's|/\.\([^/]*\)\.cmd$|/\1|' | xargs -r rm -f
+	done
+	if [ $st = FAIL ]; then
+		detail="build failed: $(grep -m 1 -E 'error:|Error [0-9]' "$blog" | sed -E "s#$src/|([.][.]/)+src/${src##*/}/##g" || true)"
 	else
 		detail="$targets in $(($(date +%s) - t1))s ($kind; configured in ${tconf}s)"
-		warn=$(grep -E "(^|/)($series_files):[0-9]+:([0-9]+:)? warning:" "$blog" | sed -E "s#$src/|([.][.]/)+src/series/##g" | sort -u)
 		ld -r -o "$out/.harness-mm.o" --whole-archive "$out/mm/built-in.a" >>"$blog" 2>&1 || true
 		undef=$(nm -u "$out/.harness-mm.o" 2>>"$blog" | awk '{ print $2 }' | sort -u | comm -12 - "$declared" | paste -sd' ')
 		if [ -n "$warn" ]; then
 			st=FAIL
 			detail="$(echo "$warn" | wc -l) warning(s) in the series' files: $(echo "$warn" | head -n 1)"
-			# kbuild warns only when it compiles: drop the objects
-			# built from the files warned about, so that the next
-			# run compiles them again rather than passing silently.
-			for f in $(echo "$warn" | cut -d: -f1 | sort -u); do
-				find "$out" -name '.*.o.cmd' -exec grep -l -F "$f" {} + 2>/dev/null |
-					sed 's|/\.\([^/]*\)\.cmd$|/\1|' | xargs -r rm -f
-			done
 		elif [ -n "$undef" ]; then
 			st=FAIL
 			detail="declared in mm/*.h, undefined in mm/built-in.a: $undef"
