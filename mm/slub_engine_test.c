@@ -1164,6 +1164,48 @@ static void kt_node_bootstrap(struct kunit *test)
 	free_percpu(nc->cpu_slab);
 }
 
+/*
+ * An interleaving task's search of other nodes' partial slabs takes no
+ * step of its interleave (THEORY 6): any_partial_search_node() starts it
+ * from the cpu's node and leaves current->il_prev alone, so that the
+ * slab allocated after a fruitless search lands on the next node of the
+ * interleave rather than the one after it.  mempolicy_slab_node() itself
+ * takes a step, which is what makes a change of il_prev visible here.
+ */
+static void kt_partial_search_interleave(struct kunit *test)
+{
+#ifdef CONFIG_NUMA
+	struct mempolicy pol = {}, *saved;
+	int node, before;
+
+	if (num_node_state(N_MEMORY) < 2)
+		kunit_skip(test, "one memory node: an interleave takes no step");
+	pol.mode = MPOL_INTERLEAVE;
+	pol.nodes = node_states[N_MEMORY];
+	saved = current->mempolicy;
+	task_lock(current);
+	current->mempolicy = &pol;
+	task_unlock(current);
+
+	before = current->il_prev;
+	mempolicy_slab_node();
+	KUNIT_EXPECT_NE_MSG(test, current->il_prev, before,
+			    "mempolicy_slab_node() took no interleave step");
+	before = current->il_prev;
+	node = any_partial_search_node();
+	KUNIT_EXPECT_EQ(test, current->il_prev, before);
+	KUNIT_EXPECT_EQ(test, node, numa_mem_id());
+
+	task_lock(current);
+	current->mempolicy = saved;
+	task_unlock(current);
+	/* Without an interleave the search starts where the policy says. */
+	KUNIT_EXPECT_EQ(test, any_partial_search_node(), mempolicy_slab_node());
+#else
+	kunit_skip(test, "no CONFIG_NUMA: no mempolicy");
+#endif /* CONFIG_NUMA */
+}
+
 /* ---- Errors caught on the way ---- */
 
 /*
@@ -1429,6 +1471,7 @@ static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_validate_loop),
 	KUNIT_CASE(kt_validate_bad_slab),
 	KUNIT_CASE(kt_node_bootstrap),
+	KUNIT_CASE(kt_partial_search_interleave),
 	KUNIT_CASE(kt_double_free_in_chain),
 	KUNIT_CASE(kt_rcu_freeptr_offset),
 	KUNIT_CASE(kt_flush_in_worker),
