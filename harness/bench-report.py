@@ -100,6 +100,8 @@ SLAB_TARGET = "`Slab:` within 10% of SLUB (after boot, fixed workload, after dd)
 SLAB_FIGURES = [("slab_boot_kb", "after boot"), ("slab_module_kb", "with the fixed workload"),
                 ("slab_dd_kb", "after the dd")]
 SLAB_BOUND = 1.10
+# The caches whose slabs after boot differ most, ours against SLUB.
+CACHES_SHOWN = 10
 TARGETS.append((SLAB_TARGET, f"≤ {SLAB_BOUND:.2f}× SLUB", len(SLAB_FIGURES)))
 BASE = "6.1"
 
@@ -712,6 +714,7 @@ class Report:
                 self.shortfalls.append(f"`Slab:` {when}: ours {o:,.0f} KiB against SLUB "
                                        f"{s:,.0f} KiB, {o / s:.3f}× (target ≤ {SLAB_BOUND:.2f}×)")
         self.p()
+        self.slab_caches()
         self.p("Fixed workload (fragmentation): 8192 objects of each cache allocated, then "
                "3 of every 4 freed; slab pages each cache still holds (own caches, never "
                "merged: they have a constructor).")
@@ -724,6 +727,38 @@ class Report:
             rows.append([sz] + [fmt(vals[k], 0) for k in KERNELS] +
                         [fmt(r, 2) + "×" if r else "n/a"])
         self.table(head, rows)
+
+    def slab_caches(self):
+        """Where Slab: after boot sits, per cache (the mem boots'
+        harness.bench_slabinfo=1: num_slabs x pagesperslab of each line
+        of /proc/slabinfo), ours against the SLUB that the after-boot
+        target was judged against: the caches that differ most."""
+        b = self.b
+
+        def caches(k):
+            return {key: vals[0][1] for (m, var, g, key), vals in b.data.items()
+                    if m == "mem" and var == k and g == "slabcache" and vals}
+
+        peers = [p for p in ("slub", "slub56") if b.mem(p, "memory", "slab_boot_kb")]
+        if not peers:
+            return
+        peer = min(peers, key=lambda p: b.mem(p, "memory", "slab_boot_kb"))
+        o, s = caches(OURS), caches(peer)
+        if not o or not s:
+            return
+        self.p(f"Slabs of each cache after boot (`/proc/slabinfo`: slabs times pages "
+               f"per slab), {LABEL[OURS]} against {LABEL[peer]}: {sum(o.values()):,.0f} "
+               f"KiB against {sum(s.values()):,.0f} KiB in {len(o)} and {len(s)} caches "
+               f"with slabs; the {CACHES_SHOWN} that differ most:")
+        self.p()
+        names = sorted(set(o) | set(s), key=lambda n: (-abs(o.get(n, 0) - s.get(n, 0)), n))
+        rows = [[f"`{n}`", fmt(o.get(n), 0), fmt(s.get(n), 0),
+                 f"{o.get(n, 0) - s.get(n, 0):+,.0f}"] for n in names[:CACHES_SHOWN]]
+        self.table(["cache", f"{LABEL[OURS]} (KiB)", f"{LABEL[peer]} (KiB)", "difference"], rows)
+        rest = sum(o.get(n, 0) - s.get(n, 0) for n in names[CACHES_SHOWN:])
+        self.p(f"The other {max(len(names) - CACHES_SHOWN, 0)} caches: {rest:+,.0f} KiB "
+               "(n/a: no slabs, or merged into another cache, in that kernel).")
+        self.p()
 
     def not_judged(self):
         """(name, rows found, rows wanted) of each target the run lacks

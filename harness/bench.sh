@@ -33,7 +33,9 @@
 #           rounds (5; 3 with QUICK): packets per second.
 #   mem     8 GiB, 1 vCPU: the boot "Memory:" line, Slab: of /proc/meminfo
 #           after boot, after the module's workload and after a dd to
-#           ramfs, and slab pages per cache of a fixed workload.
+#           ramfs, and slab pages per cache of a fixed workload; the KiB
+#           of slabs of each cache after boot (/proc/slabinfo), which the
+#           report compares with SLUB's.
 #
 # The network case, in every icount and tcg boot but the mem ones: harness/
 # guest/udpbench sends UDP datagrams over lo to itself and receives them,
@@ -160,6 +162,7 @@ bench_boot() {
 		-e 's/^BENCH: frag bench_frag_\([0-9]*\) .* pages=\([0-9]*\)$/frag\t\1\t\2/p' \
 		-e 's/^BENCH: net \([0-9]*x[0-9]*\) .* per_packet=\([0-9.]*\)$/net\t\1\t\2/p' \
 		-e 's/^BENCH: fwd pps=\([0-9]*\) .*/fwd\tpps\t\1/p' \
+		-e 's/^BENCH: slabcache \([^ ]*\) \([0-9]*\)$/slabcache\t\1\t\2/p' \
 		"$clog")
 	if grep -q '^BENCH: error\|slab_bench: end ret=[^0]' "$clog"; then
 		log "$measure $variant run $run: the benchmark failed (log: ${clog#$REPO/})"
@@ -167,7 +170,7 @@ bench_boot() {
 	fi
 	[ -n "$rows" ] && echo "$rows" | sed "s/^/$measure\t$variant\t$run\t/" >>"$res"
 	echo "$rows" | awk -F'\t' -v pre="$measure $variant run $run" -v s=$(($(date +%s) - t0)) '
-		$1 != "calib" && $1 != "meta" { if (!($1 in line)) order[n++] = $1; line[$1] = line[$1] " " $2 "=" $3 }
+		$1 != "calib" && $1 != "meta" && $1 != "slabcache" { if (!($1 in line)) order[n++] = $1; line[$1] = line[$1] " " $2 "=" $3 }
 		END { for (i = 0; i < n; i++) printf "%s: %s:%s\n", pre, order[i], line[order[i]]
 		      printf "%s: %ds\n", pre, s }' |
 		while read -r l; do log "$l"; done
@@ -333,7 +336,7 @@ done
 log "mem: 8G, 1 vCPU"
 main_variants | while read -r v p x; do
 	bench_boot mem "$v" "$p" 1 \
-		"harness.bench_mode=tcg harness.bench_cases=frag harness.bench_dd=$mem_dd_mib" \
+		"harness.bench_mode=tcg harness.bench_cases=frag harness.bench_dd=$mem_dd_mib harness.bench_slabinfo=1" \
 		-s 1 -m 8G -t 900
 done
 
