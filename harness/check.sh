@@ -112,13 +112,14 @@ done
 # one).  On 6.12 make check takes no-sysfs, which takes SLUB_DEBUG with
 # it and so out the files that 6.12's own build glue names by those two
 # options (base/6.12/patches/0010), and make check-full the five.
+five="no-numa no-smp no-slub-debug no-sysfs no-debugfs"
 for b in $bases; do
 	[ -z "${VARIANTS:-}" ] || break
 	case $b/${FULL:-0} in
-	6.1/0) m="no-numa no-smp no-slub-debug no-sysfs no-debugfs" ;;
+	6.1/0) m=$five ;;
 	6.1/*) m= ;;
 	*/0) m="no-sysfs" ;;
-	*) m="no-numa no-smp no-slub-debug no-sysfs no-debugfs" ;;
+	*) m=$five ;;
 	esac
 	log "build matrix on $b: ${m:-every entry of harness/matrix.conf} (log: ${LOGS#$REPO/}/matrix-$b.log)"
 	rc=0
