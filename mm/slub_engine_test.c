@@ -1362,6 +1362,48 @@ static void kt_flush_in_worker(struct kunit *test)
 			      "the cpu slab's page was freed outside a workqueue worker");
 }
 
+/*
+ * kmalloc(), kmalloc_node() and a reclaimable kmalloc() of every size from
+ * 1 to KMALLOC_MAX_CACHE_SIZE, each a size known only at run time, take
+ * an object of the kmalloc cache kmalloc_index() names for the size: of
+ * the normal row (or, with RANDOM_KMALLOC_CACHES, one of its copies, which
+ * have its object size) and of the reclaimable row.  The entry points
+ * find the cache their own way (6.12's kmalloc_cache_of()).
+ */
+static void kt_kmalloc_size_classes(struct kunit *test)
+{
+	unsigned int bad = 0;
+	size_t size;
+
+	for (size = 1; size <= KMALLOC_MAX_CACHE_SIZE; size++) {
+		const unsigned int idx = kmalloc_index(size);
+		const struct kmem_cache *want = kmalloc_caches[KMALLOC_NORMAL][idx];
+		const struct kmem_cache *rcl = kmalloc_caches[KMALLOC_RECLAIM][idx];
+		size_t n = size;
+		void *p, *q, *r;
+
+		OPTIMIZER_HIDE_VAR(n);	/* the run-time size path */
+		p = kmalloc(n, GFP_KERNEL);
+		q = kmalloc_node(n, GFP_KERNEL, numa_mem_id());
+		r = kmalloc(n, GFP_KERNEL | __GFP_RECLAIMABLE);
+		KUNIT_ASSERT_TRUE(test, p && q && r);
+		if (virt_to_slab(p)->slab_cache->object_size != want->object_size ||
+		    virt_to_slab(q)->slab_cache->object_size != want->object_size ||
+		    virt_to_slab(r)->slab_cache != rcl) {
+			if (bad++ < 4)
+				kunit_err(test, "kmalloc(%zu): %s, %s and %s, not %s and %s\n",
+					  size, virt_to_slab(p)->slab_cache->name,
+					  virt_to_slab(q)->slab_cache->name,
+					  virt_to_slab(r)->slab_cache->name,
+					  want->name, rcl->name);
+		}
+		kfree(r);
+		kfree(q);
+		kfree(p);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0);
+}
+
 #if defined(CONFIG_SLAB_BUCKETS) || defined(CONFIG_RANDOM_KMALLOC_CACHES)
 /* The cache of a slab object. */
 static struct kmem_cache *kt_obj_cache(const void *obj)
@@ -1475,6 +1517,7 @@ static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_double_free_in_chain),
 	KUNIT_CASE(kt_rcu_freeptr_offset),
 	KUNIT_CASE(kt_flush_in_worker),
+	KUNIT_CASE(kt_kmalloc_size_classes),
 	KUNIT_CASE(kt_kmalloc_buckets),
 	KUNIT_CASE(kt_kmalloc_random_caches),
 	{}
