@@ -947,6 +947,15 @@ def main():
     problems = [f"{m} {v} run {r}: {k} ({val})" for m, v, r, k, val in errors]
     problems += [f"target not judged: {name} ({got} of {n} rows)"
                  for name, got, n in rep.not_judged()]
+    # Boots that QEMU's stale int3 broke and bench.sh booted once more
+    # (the figures are the second boot's): listed, not errors.
+    retried = [f"{m} {v} run {r}: {p['meta:retried']}"
+               for (m, v, r), p in sorted(plans.items()) if "meta:retried" in p]
+    if retried:
+        text += ("## Retried\n\nBooted once more after QEMU TCG ran a stale int3 "
+                 "(harness/stale-int3.py); the broken boot's log is "
+                 "`console-bench-<measure>-<variant>-<run>.stale-int3.log`.\n\n" +
+                 "".join(f"- {r}\n" for r in retried) + "\n")
     if problems:
         text += "## Errors\n\n" + "".join(f"- {p}\n" for p in problems) + "\n"
     text += "## Plots\n\n![bulk](bulk.png)\n\n![fastpath](fastpath.png)\n\n![memory](memory.png)\n"

@@ -125,7 +125,7 @@ rm -f "$out"/*.png "$out"/report.md
 bench_boot() {
 	local measure=$1 variant=$2 profile=$3 run=$4 cmdline=$5
 	shift 5
-	local clog=$LOGS/console-bench-$measure-$variant-$run.log t0 rows
+	local clog=$LOGS/console-bench-$measure-$variant-$run.log t0 rows rc why
 	t0=$(date +%s)
 	# What this boot must produce: bench-report.py fails the run on any
 	# figure of the plan that is missing.
@@ -144,7 +144,19 @@ bench_boot() {
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_net_packets=\([0-9]*\).*/\1/p')" >>"$res"
 	printf '%s\t%s\t%s\tplan\tnet_reps\t%s\n' "$measure" "$variant" "$run" \
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_net_reps=\([0-9]*\).*/\1/p')" >>"$res"
-	if ! "$REPO/harness/run-qemu.sh" "$profile" "$clog" -u bench -a "$cmdline" "$@"; then
+	rc=0
+	"$REPO/harness/run-qemu.sh" "$profile" "$clog" -u bench -a "$cmdline" "$@" || rc=$?
+	# QEMU's stale int3 (harness/stale-int3.py), as make check does: the
+	# boot once more, the broken log kept beside, the retry on record.
+	if [ $rc != 0 ] && why=$("$REPO/harness/stale-int3.py" "$clog"); then
+		mv "$clog" "${clog%.log}.stale-int3.log"
+		log "$measure $variant run $run: QEMU ran a stale int3 ($why); booting once more"
+		printf '%s\t%s\t%s\tmeta\tretried\t%s\n' "$measure" "$variant" "$run" \
+			"$why" >>"$res"
+		rc=0
+		"$REPO/harness/run-qemu.sh" "$profile" "$clog" -u bench -a "$cmdline" "$@" || rc=$?
+	fi
+	if [ $rc != 0 ]; then
 		log "$measure $variant run $run: boot failed (log: ${clog#$REPO/})"
 		printf '%s\t%s\t%s\terror\tboot\t%s\n' "$measure" "$variant" "$run" "${clog#$REPO/}" >>"$res"
 		return 0
