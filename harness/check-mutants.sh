@@ -99,12 +99,15 @@ fresh_copy() {
 	git -C "$tree" add -A
 	git -C "$tree" -c user.name=mutants -c user.email=mutants@localhost \
 		commit -q --allow-empty -m "mutant copy"
-	if [ ! -e "$work/build/linux-source-$BASE/.harness-unpacked" ] &&
-	   [ -z "${KERNEL_SRC:-}" ]; then
-		base_tree >/dev/null
-		rm -rf "$work/build/linux-source-$BASE"
-		cp -al "$BUILD/linux-source-$BASE" "$work/build/"
-	fi
+	# Both bases: the mutants name variants of either.
+	local v
+	for v in $BASES; do
+		[ -e "$work/build/linux-source-$v/.harness-unpacked" ] && continue
+		[ -n "${KERNEL_SRC:-}" ] && [ "$v" = "$BASE" ] && continue
+		base_tree "$v" >/dev/null
+		rm -rf "$work/build/linux-source-$v"
+		cp -al "$BUILD/linux-source-$v" "$work/build/"
+	done
 }
 
 # The breakage; prints the variant to run and the result that must fail

@@ -3,7 +3,7 @@
 # Lay the series onto a copy of a base tree, incrementally.
 # usage: prepare.sh [V]: base V (lib.sh, BASES), by default $BASE.
 #
-#   build/src/series     the default base plus this repo's files and diffs
+#   build/src/series     base 6.1 plus this repo's files and diffs
 #   build/src/series-V   another base V, likewise (lib.sh, series_tree)
 #
 # The diffs are those of base V's patches directory and the files those
