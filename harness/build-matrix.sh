@@ -4,9 +4,11 @@
 # harness/matrix.conf and compile only mm/ (and the series' files in
 # lib/ that the config turns on), without linking or booting, each entry
 # in its own build/out/matrix-<name>, incrementally across runs.
-# BASE=6.12: the series tree of 6.12 under its series profile
-# (series-6.12, lib.sh series_profile), into build/out/matrix-<name>@6.12,
-# with result lines build:<name>@6.12.
+# On 6.12 (the default base) the series tree of 6.12 under its series
+# profile (series-6.12, lib.sh series_profile), into
+# build/out/matrix-<name>@6.12, with result lines build:<name>@6.12; on
+# BASE=6.1 the series profile, build/out/matrix-<name>, build:<name>.
+# An entry NAME@V of matrix.conf is base V's only.
 #
 # An entry passes when its .config has every option it asked for, mm/
 # compiles, no warning points into a file of the series, and no symbol
@@ -24,7 +26,16 @@ set -eu
 STAGE=matrix
 . "$(dirname "$0")/lib.sh"
 
-entries=$(conf matrix | awk '$1 != "refused"')
+# matrix.conf of this base: an entry named NAME@V is base V's only (and
+# is NAME there), one without @ every base's; likewise "refused NAME@V".
+matrix_conf() {
+	conf matrix | awk -v base="$BASE" '
+		{ i = $1 == "refused" ? 2 : 1; n = $i }
+		n ~ /@/ { if (substr(n, index(n, "@") + 1) != base) next; $i = substr(n, 1, index(n, "@") - 1) }
+		{ print }'
+}
+
+entries=$(matrix_conf | awk '$1 != "refused"')
 if [ -n "${RANDSEEDS:-}" ]; then
 	entries=$(echo "$entries" | grep -v ' randconfig=' || true)
 	for s in $RANDSEEDS; do
@@ -159,7 +170,7 @@ while read -r name opts <&3; do
 	bad=$(config_unmet "$out/.config" "$frag" | paste -sd' ')
 	[ -n "$unknown" ] && bad="no such option: $unknown${bad:+; }$bad"
 	if [ -n "$bad" ]; then
-		why=$(conf matrix | awk -v n="$name" '$1 == "refused" && $2 == n { $1 = $2 = ""; sub(/^ */, ""); print }')
+		why=$(matrix_conf | awk -v n="$name" '$1 == "refused" && $2 == n { $1 = $2 = ""; sub(/^ */, ""); print }')
 		if [ -n "$why" ]; then
 			record SKIP "$name" "refused by Kconfig as expected: $bad; $why"
 		else
