@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build, boot and test the slab series on Linux 6.1 and 6.12 under QEMU.
-# See README.md.  Every target does its own set-up; BASE=6.1|6.12 picks
+# See README.md.  Every target does its own set-up; BASE=6.12|6.1 picks
 # the base (README.md, "Choosing the base").
 
 H := harness
@@ -55,8 +55,9 @@ series-check:
 
 clean:
 	rm -rf build/out build/src build/initramfs build/modules build/guest build/kselftest \
-		build/logs build/results.tsv build/series build/series-git \
-		build/series-check build/bench build/bench@* build/badinput.md \
+		build/logs build/results.tsv build/series build/series@* build/series-git \
+		build/series-git@* build/series-check build/series-check@* \
+		build/bench build/bench@* build/badinput.md \
 		build/badinput@*.md build/mutants \
 		build/matrix-results.tsv
 
@@ -71,14 +72,14 @@ help:
 	@echo "make check-mutants  break the tree on purpose, one way at a time: make check must fail"
 	@echo "make badinput   misuses of the slab API, upstream SLUB against the series"
 	@echo "make layouts    compare both struct page layouts: fastpath code, reserved at MEM (8G)"
-	@echo "make bench      our allocator against upstream SLUB and SLAB: build/bench/report.md (QUICK=1: reduced)"
+	@echo "make bench      our allocator against upstream SLUB (and SLAB on 6.1): build/bench@6.12/report.md (QUICK=1: reduced)"
 	@echo "make datagram-trace  one UDP datagram of each bench kernel, instructions by function (KERNELS=, CASE=)"
 	@echo "make shell      boot the series to an interactive shell"
-	@echo "make kernel     build one profile (PROFILE=series|series-aligned|pristine|..., default the series of BASE)"
+	@echo "make kernel     build one profile (PROFILE=series-6.12|series|pristine-6.12|..., default the series of BASE)"
 	@echo "make fastpath   disassemble and check the kmem_cache_alloc/free and kmalloc/kfree fastpaths"
-	@echo "make tree       lay the series onto build/src/series (BASE=6.12: build/src/series-6.12)"
-	@echo "make series     write the patch series and its cover letter to build/series"
+	@echo "make tree       lay the series onto build/src/series-6.12 (BASE=6.1: build/src/series)"
+	@echo "make series     write the patch series and its cover letter to build/series@6.12 (BASE=6.1: build/series)"
 	@echo "make series-check  git am the series patch by patch, checkpatch and build each, boot"
 	@echo "make clean      remove build outputs (keeps the unpacked base)"
-	@echo "variables: BASE=6.1|6.12 (every target; make check without it covers both)"
+	@echo "variables: BASE=6.12|6.1 (every target, 6.12 by default; make check without it covers both)"
 	@echo "           KERNEL_SRC=<tree of BASE> VARIANTS='<names>' JOBS=<n>"

@@ -46,12 +46,13 @@ kmake() {
 }
 
 # The bases: Debian's linux-source-<V> packages.  BASE (by default
-# DEFAULT_BASE) is the base of every profile whose tree column names none
-# (harness/profiles.conf): "series" is the series on BASE, "series@6.12"
-# the series on 6.12 whatever BASE is.  BASE_GIVEN says whether the user
-# chose it (make check BASE=V runs only the variants of V).
+# DEFAULT_BASE, 6.12, the LTS that current distributions ship) is the
+# base of every profile whose tree column names none
+# (harness/profiles.conf, the bench kernels): "bench-internal" is built
+# on BASE, "series@6.1" on 6.1 whatever BASE is.  BASE_GIVEN says whether
+# the user chose it (make check BASE=V runs only the variants of V).
 BASES="6.1 6.12"
-DEFAULT_BASE=6.1
+DEFAULT_BASE=6.12
 BASE_GIVEN=${BASE:+1}
 BASE=${BASE:-$DEFAULT_BASE}
 case " $BASES " in
@@ -102,8 +103,8 @@ profile_base() {
 # profile_key PROFILE: the name of PROFILE's outputs, build/out/KEY,
 # build/initramfs/KEY.cpio.gz, build/modules/KEY and the build log: the
 # profile's own name where its tree names its base or the base is 6.1,
-# else PROFILE@BASE (BASE=6.12 make kernel PROFILE=series builds
-# build/out/series@6.12, beside 6.1's build/out/series).
+# else PROFILE@BASE (make kernel PROFILE=bench-internal builds
+# build/out/bench-internal@6.12, beside 6.1's build/out/bench-internal).
 profile_key() {
 	local kind
 	kind=$(profile_tree_column "$1") || exit 1
