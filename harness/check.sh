@@ -113,11 +113,10 @@ done
 # it and so out the files that 6.12's own build glue names by those two
 # options (base/6.12/patches/0010), and make check-full all of it too
 # (its own entries, matrix.conf's NAME@6.12; about 40 minutes cold).
-five="no-numa no-smp no-slub-debug no-sysfs no-debugfs"
 for b in $bases; do
 	[ -z "${VARIANTS:-}" ] || break
 	case $b/${FULL:-0} in
-	6.1/0) m=$five ;;
+	6.1/0) m="no-numa no-smp no-slub-debug no-sysfs no-debugfs" ;;
 	*/0) m="no-sysfs" ;;
 	*) m= ;;
 	esac
