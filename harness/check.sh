@@ -4,9 +4,10 @@
 # variant, run KUnit and the kselftests in it, and summarise.
 #
 # VARIANTS="a b" limits the run to the named variants; FULL=1 (make
-# check-full) adds those of variants-full.conf, the bad-input suite
-# (badinput.sh) and the mutants (check-mutants.sh).  harness/manifest.conf
-# says what each variant must report.
+# check-full) adds those of variants-full.conf, each base's series patch
+# by patch (series-check.sh), the bad-input suite (badinput.sh) and the
+# mutants (check-mutants.sh).  harness/manifest.conf says what each
+# variant must report.
 #
 # The variants cover both bases (a profile's tree column names its base,
 # or it is BASE's: harness/lib.sh).  BASE=V runs only those of base V,
@@ -225,6 +226,16 @@ echo "$variants" | while read -r name profile vcpus mem numa extra; do
 done
 
 if [ "${FULL:-0}" = 1 ] && [ -z "${VARIANTS:-}" ]; then
+	# Each base's series patch by patch (series-check.sh): make series
+	# above only shows that the split diffs apply; a step that no
+	# longer builds or boots on its own shows here.
+	for b in $bases; do
+		log "series-check on $b: git am, checkpatch, build and boot each patch"
+		rc=0
+		BASE=$b "$REPO/harness/series-check.sh" >"$LOGS/series-check-$b.log" 2>&1 || rc=$?
+		printf '%s\tseries-check\tseries-check:%s\t%s\n' "$([ $rc = 0 ] && echo PASS || echo FAIL)" \
+			"$b" "exit status $rc (build/series-check$(base_suffix "$b")/report.txt)" >>"$results"
+	done
 	log "badinput: the misuses of the slab API, upstream SLUB against the series"
 	rc=0
 	RESULTS=$results "$REPO/harness/badinput.sh" || rc=$?

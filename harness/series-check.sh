@@ -58,8 +58,10 @@ cmdline=
 patches=$(ls "$BUILD/series$sfx"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-cover-letter.patch$')
 last=$(echo "$patches" | tail -n 1)
 
-name=$(git -C "$REPO" config user.name)
-email=$(git -C "$REPO" config user.email)
+# Without a git identity (a CI checkout) git am commits as the
+# placeholder series.py signs off with.
+name=$(git -C "$REPO" config user.name) || name="Slab Series"
+email=$(git -C "$REPO" config user.email) || email=slab@localhost
 export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
 export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 

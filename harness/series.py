@@ -101,6 +101,20 @@ class Base:
     def split(self, name=""):
         return os.path.join(self.sdir, "split", name)
 
+    def splits(self, name):
+        """The split diffs of NAME that exist, the base's own last: for a
+        base V, series/split/NAME holds what it changes in the engine's
+        files, which are one source for every base, and base/V/series/
+        split/NAME what it changes in V's own copies (base/V/mm/...)."""
+        paths = [os.path.join(REPO, "series", "split", name)]
+        if self.layer:
+            paths.append(self.split(name))
+        return [p for p in paths if os.path.isfile(p)]
+
+    def own(self, path):
+        """Whether this base has its own copy of the file at kernel PATH."""
+        return self.src(path) != os.path.join(REPO, path)
+
     def patch(self, name=""):
         return os.path.join(self.pdir, name)
 
@@ -206,14 +220,18 @@ def check_plan(stanzas, shipped, listed, cover):
         entries = []
         for kind, value in st["entries"]:
             if kind == "split":
-                path = B.split(value)
-                if not os.path.isfile(path):
-                    fail("%s: 'split %s': no %s" % (plan, value, B.rel(path)))
+                if not B.splits(value):
+                    fail("%s: 'split %s': no %s" % (plan, value, B.rel(B.split(value))))
                     continue
-                for f in plus_files(path):
-                    if f not in claimed_before:
-                        fail("%s changes %s, which no earlier patch adds" %
-                             (B.rel(path), f))
+                for path in B.splits(value):
+                    for f in plus_files(path):
+                        if f not in claimed_before:
+                            fail("%s changes %s, which no earlier patch adds" %
+                                 (B.rel(path), f))
+                        elif B.layer and B.own(f) != (path == B.split(value)):
+                            fail("%s changes %s, which is %s" %
+                                 (B.rel(path), f, "this base's own copy" if B.own(f)
+                                  else "the engine's one source"))
                 entries.append(("split", value))
                 continue
             if kind == "file":
@@ -287,6 +305,7 @@ def make_base_repo(repo, base, version):
     if os.path.isdir(os.path.join(repo, ".git")) and have == stamp:
         return
     log("making %s: the base tree as one commit (once)" % repo)
+    package = ".".join(version.split(".")[:2])
     shutil.rmtree(repo, ignore_errors=True)
     os.makedirs(repo, exist_ok=True)
     src = subprocess.Popen(["tar", "--exclude=./.harness-unpacked", "-cf", "-", "."],
@@ -300,9 +319,10 @@ def make_base_repo(repo, base, version):
                      (["git", "config", "core.autocrlf", "false"], None),
                      (["git", "config", "gc.auto", "0"], None),
                      (["git", "add", "-A", "-f", "."], None),
-                     (["git", "commit", "-q", "-m", "Linux %s (Debian linux-source-6.1)" % version,
-                       "-m", "The base tree of the series, unpacked from Debian's "
-                       "linux-source-6.1 package: not an upstream commit."], date),
+                     (["git", "commit", "-q", "-m", "Linux %s (Debian linux-source-%s)"
+                       % (version, package), "-m", "The base tree of the series, unpacked "
+                       "from Debian's linux-source-%s package: not an upstream commit."
+                       % package], date),
                      (["git", "tag", "-f", "base"], None)):
         ok = ok and subprocess.run(cmd, cwd=repo, env=env,
                                    stdout=subprocess.DEVNULL).returncode == 0
@@ -313,9 +333,12 @@ def make_base_repo(repo, base, version):
 
 
 def split_pieces(name):
-    """series/split/<name> cut into the diff of each file: {path: bytes}."""
-    with open(B.split(name), "rb") as f:
-        lines = f.read().split(b"\n")
+    """The split diffs of <name> (B.splits) cut into the diff of each
+    file: {path: bytes}."""
+    lines = []
+    for path in B.splits(name):
+        with open(path, "rb") as f:
+            lines += f.read().rstrip(b"\n").split(b"\n")
     pieces, cur = {}, None
     for i, line in enumerate(lines):
         nxt = lines[i + 1] if i + 1 < len(lines) else b""
@@ -441,7 +464,9 @@ def relative(path):
 
 def export_split(stanzas, repo):
     """Write the split diffs (series/split/) from the series branch of build/series-git: the
-    diff each patch with a split entry makes to files added before it."""
+    diff each patch with a split entry makes to files added before it.  For a base V, what
+    it changes in V's own copies goes to base/V/series/split/ (B.splits), the rest to
+    series/split/, which the other bases' series then take back too."""
     commits = (output("git", "rev-list", "--reverse", "base..series", cwd=repo,
                       check=False) or "").split()
     if len(commits) != len(stanzas):
@@ -452,13 +477,23 @@ def export_split(stanzas, repo):
         splits = [v for k, v in st["entries"] if k == "split"]
         if len(splits) > 1:
             die("patch %s has %d split diffs; --export-split writes one" % (st["name"], len(splits)))
-        if splits:
+        kinds = ([False, True] if B.layer else [False]) if splits else []
+        for own in kinds:
+            path = B.split(splits[0]) if own else os.path.join(REPO, "series", "split",
+                                                               splits[0])
+            files = [f for f in added if B.own(f) == own]
             diff = output("git", "diff", "--no-renames", "--diff-filter=M", prev, commit,
-                          "--", *added, cwd=repo)
+                          "--", *files, cwd=repo) if files else ""
             text = "".join(l + "\n" for l in diff.split("\n") if not l.startswith("index "))
-            with open(B.split(splits[0]), "w") as f:
+            if own and not diff:
+                if os.path.isfile(path):
+                    os.remove(path)
+                    log("removed %s" % B.rel(path))
+                continue
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
                 f.write(text)
-            log("wrote %s" % B.rel(B.split(splits[0])))
+            log("wrote %s" % B.rel(path))
         added += [v for k, v in st["entries"] if k == "file"]
         prev = commit
 
