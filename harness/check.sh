@@ -112,7 +112,7 @@ done
 # check-full all of it (21 minutes with an empty ccache, 6.5 with a warm
 # one).  On 6.12 make check takes no-sysfs, which takes SLUB_DEBUG with
 # it and so out the files that 6.12's own build glue names by those two
-# options (base/6.12/patches/0010), and make check-full all of it too
+# options (base/6.12/patches/0080, 0090), and make check-full all of it too
 # (its own entries, matrix.conf's NAME@6.12; about 40 minutes cold).
 for b in $bases; do
 	[ -z "${VARIANTS:-}" ] || break
