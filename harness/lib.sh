@@ -260,8 +260,9 @@ patched_tree() {
 	if [ "$(cat "$tree/.harness-patched" 2>/dev/null)" != "$stamp" ]; then
 		log "laying ${patch#"$REPO"/} onto a copy of base $v" >&2
 		rm -rf "$tree"
-		mkdir -p "$BUILD/src"
-		cp -al "$base" "$tree" 2>/dev/null || cp -a "$base" "$tree"
+		mkdir -p "$tree"
+		# The contents: a symlinked KERNEL_SRC must not become the tree.
+		cp -al "$base/." "$tree" 2>/dev/null || cp -a "$base/." "$tree"
 		rm -f "$tree/.harness-unpacked"
 		for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$patch"); do
 			rm -f "$tree/$f"

@@ -31,9 +31,11 @@ pdir=$(base_patches "$v")
 if [ ! -e "$tree/.harness-copied" ] || [ "$(cat "$tree/.harness-copied")" != "$base" ]; then
 	log "copying $base to $tree"
 	rm -rf "$tree"
-	mkdir -p "$BUILD/src"
+	mkdir -p "$tree"
 	# Hard links are safe: this script replaces files, never writes into them.
-	cp -al "$base" "$tree" 2>/dev/null || cp -a "$base" "$tree"
+	# The base's contents, not the base: a KERNEL_SRC that is a symlink
+	# would be copied as the link, and the series laid into the user's tree.
+	cp -al "$base/." "$tree" 2>/dev/null || cp -a "$base/." "$tree"
 	rm -f "$tree/.harness-unpacked" "$manifest"
 	echo "$base" >"$tree/.harness-copied"
 fi
