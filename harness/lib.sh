@@ -190,6 +190,18 @@ base_patches() {
 	echo "$REPO/${layer:+$layer/}patches"
 }
 
+# base_patch V NAME: the diff NAME of base V's series file: base V's own,
+# else 6.1's of the same name (patches/NAME), where one diff fits both.
+base_patch() {
+	local own
+	own=$(base_patches "$1")/$2
+	if [ -f "$own" ] || [ ! -f "$REPO/patches/$2" ]; then
+		echo "$own"
+	else
+		echo "$REPO/patches/$2"
+	fi
+}
+
 # series_tree [V]: where prepare.sh lays the series onto base V:
 # build/src/series for 6.1, build/src/series-V for another base, whatever
 # BASE is, so that the trees of the two bases never take each other's

@@ -49,15 +49,16 @@ rel=${pdir#"$REPO"/}
 patches=
 [ -f "$series" ] && patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
 for p in $patches; do
-	[ -f "$pdir/$p" ] || die "$rel/series names $p, which does not exist"
-	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$pdir/$p"); do
+	pf=$(base_patch "$v" "$p")
+	[ -f "$pf" ] || die "$rel/series names $p, which does not exist"
+	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$pf"); do
 		[ -e "$stage/$f" ] && continue
 		mkdir -p "$stage/$(dirname "$f")"
 		[ -f "$base/$f" ] && cp "$base/$f" "$stage/$f"
 	done
-	if ! out=$(patch -p1 -d "$stage" -N -s --no-backup-if-mismatch -r - <"$pdir/$p" 2>&1); then
+	if ! out=$(patch -p1 -d "$stage" -N -s --no-backup-if-mismatch -r - <"$pf" 2>&1); then
 		printf '%s\n' "$out" >&2
-		die "$rel/$p does not apply to $(base_version "$v") (files: $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$pdir/$p" | tr '\n' ' '))"
+		die "${pf#"$REPO"/} does not apply to $(base_version "$v") (files: $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$pf" | tr '\n' ' '))"
 	fi
 done
 

@@ -116,7 +116,13 @@ class Base:
         return self.src(path) != os.path.join(REPO, path)
 
     def patch(self, name=""):
-        return os.path.join(self.pdir, name)
+        """The diff NAME of this base's series file: its own, else 6.1's of
+        that name (prepare.sh takes the same, lib.sh base_patch)."""
+        own = os.path.join(self.pdir, name)
+        common = os.path.join(REPO, "patches", name)
+        if not name or os.path.isfile(own) or not os.path.isfile(common):
+            return own
+        return common
 
     def src(self, path):
         """The repo's copy of the file at kernel path PATH for this base."""
