@@ -22,10 +22,10 @@
 #           dd, a 4 GiB ramfs file written with bs=1G, on the four kernels
 #           whose struct page differs (not with QUICK).
 #   fwd     Jesper Brouer's IP forwarding, one CPU, one UDP flow (guest/
-#           init, bench_fwd): pktgen out of one virtio-net NIC into a
-#           second, forwarded out of a third (run-qemu.sh -N), the NAPI
-#           skb cache and so kmem_cache_alloc_bulk()/_free_bulk() in the
-#           path.  Icount, 1 vCPU and the plugin, ICOUNT_PASSES passes,
+#           init, bench_fwd): frames received on one device of modules/
+#           fwdnic, a NIC in guest memory, forwarded out of its other,
+#           the NAPI skb cache and so kmem_cache_alloc_bulk()/_free_bulk()
+#           in the path.  Icount, 1 vCPU and the plugin, ICOUNT_PASSES passes,
 #           with the calls of the allocator's entry points counted; the
 #           kernels, ours also with slub_frontend=freelist, each with and
 #           without slab_nomerge.
@@ -51,7 +51,9 @@
 # strategies and slab_nomerge (fwd keeps its variants).  ROUNDS=,
 # ICOUNT_PASSES= and FWD_ROUNDS= override.
 # KERNELS="ours-internal slub ..." boots only those (the report then says
-# which targets it could not judge, and fails).
+# which targets it could not judge, and fails).  MEASURES="fwd fwdtcg"
+# runs only those of the measures above (icount tcg dave fwd fwdtcg mem
+# plain), with the same consequence.
 # BASE=6.12: the four kernels 6.12 has (no SLAB) into
 # build/bench@6.12/.
 # Output: build/bench/report.md, build/bench/*.png, build/bench/results.tsv
@@ -81,10 +83,20 @@ if [ -n "${KERNELS:-}" ]; then
 	[ -n "$pick" ] || die "KERNELS=$KERNELS names none of base $BASE's: $base_kernels"
 	kernels=${pick# }
 fi
+all_measures="icount tcg dave fwd fwdtcg mem plain"
+measures=${MEASURES:-$all_measures}
+for m in $measures; do
+	case " $all_measures " in *" $m "*) ;; *) die "MEASURES=$measures: no measure $m (there are: $all_measures)" ;; esac
+done
+# usage: measure M: whether this run takes measure M.
+measure() {
+	case " $measures " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 configs=${CONFIGS:-hardened unhardened}
 case " $configs " in *" hardened "*) ;; *) die "CONFIGS=$configs: the hardened kernels are always measured" ;; esac
 plain=0
-case " $configs " in *" unhardened "*) plain=1 ;; esac
+case " $configs " in *" unhardened "*) measure plain && plain=1 ;; esac
 plain_cases=calib,fast,kmalloc,bulk
 # Boot-time strategies of our kernels (the default, lockless + cmpxchg
 # with the array front end, is the plain kernel).
@@ -195,11 +207,13 @@ main_variants() {
 	done
 }
 
+# usage: strategy_variants [STRATEGIES]: ours with each boot-time strategy
+# ($strategies by default).
 strategy_variants() {
 	local k s
 	for k in $kernels; do
 		case $k in ours-*) ;; *) continue ;; esac
-		for s in $strategies ${1:+$model_strategies}; do
+		for s in ${1:-$strategies}; do
 			echo "${k%%:*}+${s%%:*} ${k#*:} ${s#*:}"
 		done
 	done
@@ -264,11 +278,11 @@ model_boot() {
 rm -rf "$out/model"
 mkdir -p "$out/model"
 : >"$out/model/index.tsv"
-log "icount: $passes pass(es), 1 vCPU, 512M, -icount shift=0, with the slabcost plugin"
-for pass in $(seq 1 "$passes"); do
+measure icount && log "icount: $passes pass(es), 1 vCPU, 512M, -icount shift=0, with the slabcost plugin"
+measure icount && for pass in $(seq 1 "$passes"); do
 	{
 		main_variants
-		strategy_variants model
+		strategy_variants "$strategies $model_strategies"
 	} | while read -r v p x; do
 		# shellcheck disable=SC2046
 		bench_boot icount "$v" "$p" "$pass" \
@@ -287,8 +301,8 @@ done
 # ramfs with dd bs=1G in an 8 GiB guest, under icount and the plugin, on
 # the four kernels whose struct page differs (ours and SLUB, 64 and 56
 # bytes): struct page lines touched and misses per 4 KiB page.
-[ $quick = 1 ] || log "dave: dd of $dave_mib MiB (bs=1G) to ramfs, 8G, 1 vCPU, icount, with the slabcost plugin"
-main_variants | while read -r v p x; do
+measure dave && [ $quick = 0 ] && log "dave: dd of $dave_mib MiB (bs=1G) to ramfs, 8G, 1 vCPU, icount, with the slabcost plugin"
+measure dave && main_variants | while read -r v p x; do
 	[ $quick = 1 ] || [ "$v" = slab ] && continue
 	# shellcheck disable=SC2046
 	bench_boot dave "$v" "$p" 1 \
@@ -298,21 +312,21 @@ done
 
 # Jesper Brouer's forwarding: the icount boots with the plugin, then the
 # TCG rounds (packets per second), every variant once per round.
-log "fwd: IP forwarding, 1 vCPU, 512M, $passes icount pass(es) with the slabcost plugin"
-for pass in $(seq 1 "$passes"); do
+measure fwd && log "fwd: IP forwarding, 1 vCPU, 512M, $passes icount pass(es) with the slabcost plugin"
+measure fwd && for pass in $(seq 1 "$passes"); do
 	fwd_variants | while read -r v p x; do
 		# shellcheck disable=SC2046
 		bench_boot fwd "$v" "$p" "$pass" \
 			"harness.bench_mode=icount harness.bench_model=1 $fwd $(args "$x")" \
-			-i -s 1 -m 512M -t 600 -N $(model_boot fwd "$v" "$p" "$pass")
+			-i -s 1 -m 512M -t 600 $(model_boot fwd "$v" "$p" "$pass")
 	done
 done
-log "fwdtcg: IP forwarding, 1 vCPU, 512M, $fwd_rounds interleaved TCG rounds"
-for round in $(seq 1 "$fwd_rounds"); do
+measure fwdtcg && log "fwdtcg: IP forwarding, 1 vCPU, 512M, $fwd_rounds interleaved TCG rounds"
+measure fwdtcg && for round in $(seq 1 "$fwd_rounds"); do
 	fwd_variants | while read -r v p x; do
 		# shellcheck disable=SC2046
 		bench_boot fwdtcg "$v" "$p" "$round" "harness.bench_mode=tcg $fwd $(args "$x")" \
-			-s 1 -m 512M -t 600 -N
+			-s 1 -m 512M -t 600
 	done
 done
 
@@ -327,8 +341,8 @@ if [ $plain = 1 ]; then
 	done
 fi
 
-log "tcg: $rounds interleaved rounds, 2 vCPUs, 512M"
-for round in $(seq 1 "$rounds"); do
+measure tcg && log "tcg: $rounds interleaved rounds, 2 vCPUs, 512M"
+measure tcg && for round in $(seq 1 "$rounds"); do
 	{
 		main_variants
 		[ $quick = 1 ] || strategy_variants
@@ -343,10 +357,18 @@ for round in $(seq 1 "$rounds"); do
 			"harness.bench_mode=tcg $net $(args "$x")" \
 			-s 2 -m 512M -t 600
 	done
+	# The freelist front end's fallbacks where they are contended, both
+	# vCPUs on the same slabs (Andrew Morton's question: what does the
+	# double cmpxchg buy?): remote free and all-CPU throughput only.
+	strategy_variants "$model_strategies" | while read -r v p x; do
+		bench_boot tcg "$v" "$p" "$round" \
+			"harness.bench_mode=tcg harness.bench_cases=calib,remote,mt $(args "$x")" \
+			-s 2 -m 512M -t 600
+	done
 done
 
-log "mem: 8G, 1 vCPU"
-main_variants | while read -r v p x; do
+measure mem && log "mem: 8G, 1 vCPU"
+measure mem && main_variants | while read -r v p x; do
 	bench_boot mem "$v" "$p" 1 \
 		"harness.bench_mode=tcg harness.bench_cases=frag harness.bench_dd=$mem_dd_mib harness.bench_slabinfo=1" \
 		-s 1 -m 8G -t 900

@@ -27,10 +27,6 @@
 #   -C FILE     with -P: also count, per window, the runs of the
 #               instructions FILE names ("ADDRESS NAME" lines: the entry
 #               of a function, from System.map), the plugin's "call" lines
-#   -N          the forwarding NICs of make bench's fwd case: three
-#               virtio-net NICs, eth0 and eth1 on a QEMU hub (the generator
-#               and the forwarder's input), eth2 a UDP socket to port 9 of
-#               127.0.0.1 (its output, which the host discards)
 # Exit 0 when the guest finished its suite; non-zero on a panic, a hang or
 # a boot that never reached userspace, after printing the last console lines.
 set -eu
@@ -41,8 +37,8 @@ profile=${1:?usage: run-qemu.sh PROFILE LOG [options]}
 clog=${2:?usage: run-qemu.sh PROFILE LOG [options]}
 shift 2
 smp=2 mem=512M numa= extra= suite=check tmo=600 icount= interactive= memfile= gdb= plugin=
-calls= nics=
-while getopts "s:m:n:a:u:t:g:P:C:fiIN" o; do
+calls=
+while getopts "s:m:n:a:u:t:g:P:C:fiI" o; do
 	case $o in
 	s) smp=$OPTARG ;;
 	m) mem=$OPTARG ;;
@@ -56,7 +52,6 @@ while getopts "s:m:n:a:u:t:g:P:C:fiIN" o; do
 	g) gdb="-gdb tcp:127.0.0.1:$OPTARG" ;;
 	P) plugin=$OPTARG ;;
 	C) calls=$OPTARG ;;
-	N) nics=1 ;;
 	*) die "bad option" ;;
 	esac
 done
@@ -107,20 +102,6 @@ if [ -n "$plugin" ]; then
 	mkdir -p "$(dirname "$plugin")"
 	rm -f "$plugin"
 	qemu+=(-plugin "file=$so,out=$plugin${calls:+,calls=$calls}")
-fi
-if [ -n "$nics" ]; then
-	# eth2's frames go to UDP port 9 of 127.0.0.1 (discard, nobody
-	# listens; the host drops them): a hub port with no other port never
-	# takes a frame, and its TX queue would stall.  romfile= skips the
-	# iPXE option ROMs: nothing boots from them.
-	for n in 0 1 2; do
-		if [ $n = 2 ]; then
-			qemu+=(-netdev "socket,id=fwd$n,udp=127.0.0.1:9,localaddr=127.0.0.1:0")
-		else
-			qemu+=(-netdev "hubport,id=fwd$n,hubid=0")
-		fi
-		qemu+=(-device "virtio-net-pci,netdev=fwd$n,mac=52:54:00:5a:b0:0$n,romfile=")
-	done
 fi
 if [ -n "$memfile" ]; then
 	# mem-path is a directory: QEMU creates its sparse file there and
