@@ -29,9 +29,11 @@ Checks, each a failure (exit 1) when it does not hold:
 Prints "model: E of N modelcal windows exact; S of T windows identical
 between passes" (make check's detail of its model:slabcost row).
 
-The shell's windows (fork+exec, dd) hold the two marker processes and
-the clock reads besides their case: the "shell null" window of the same
-boot, which holds only those, is taken off them.
+The shell's windows (fork+exec, dd, forwarding) hold the two marker
+processes and the clock reads besides their case: the latest "shell
+null" window before them in the same boot, which holds only those, is
+taken off them (the forwarding runs have their own, after the warm-up
+run, so that what is taken off finds the caches as the runs do).
 """
 import bisect
 import re
