@@ -331,8 +331,8 @@ def load_fwd_pps(path):
 
 def fwd_figures(m, v, costs):
     """Per forwarded packet, (insn, cycles, spread of the runs' insn, calls,
-    events, number of runs): the median over the boot's runs and passes,
-    the shell's null window taken off each; None without windows."""
+    events): the median over the boot's runs and passes, the shell's null
+    window taken off each; None without windows."""
     runs = [(c, m.calls.get((var, run, group, key), {}))
             for (var, run, group, key), c in m.per_op.items()
             if var == v and group == "fwd" and key.split(".")[0] == "fwd"]
@@ -343,7 +343,7 @@ def fwd_figures(m, v, costs):
     spread = (max(fi) - min(fi)) / med(fi)
     calls = {k: med(x.get(k, 0) for _, x in runs) for k in FWD_CALLS}
     events = {e: med(c[e] for c, _ in runs) for e in EVENTS + ["l1m", "l2m", "l3m"]}
-    return med(fi), med(cycles(c, costs) for c, _ in runs), spread, calls, events, len(runs)
+    return med(fi), med(cycles(c, costs) for c, _ in runs), spread, calls, events
 
 
 def fwd_table(p, figs, cols, field, digits):
