@@ -425,7 +425,7 @@ static void kd_bulk_wipe(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	if (!slab_want_init_on_free(c)) {
 		kmem_cache_destroy(c);
-		kunit_skip(test, "needs init_on_free=1 (boot variant series-plain)");
+		kunit_skip(test, "needs init_on_free=1 on the kernel command line");
 	}
 	KUNIT_ASSERT_EQ(test, kmem_cache_alloc_bulk(c, GFP_KERNEL,
 						    ARRAY_SIZE(objs), objs),
