@@ -61,7 +61,7 @@ TICKS_PER_INSN = (0.9, 1.1)
 NET_LABEL = {"64x1": "64 B, 1 in flight", "64x32": "64 B, 32 in flight",
              "1400x1": "1400 B, 1 in flight", "1400x32": "1400 B, 32 in flight"}
 
-# The targets (README.md, "Benchmark results"): name, goal and the number
+# The targets (docs/results/<base>.md): name, goal and the number
 # of rows a complete run judges.  A target with fewer rows is not judged,
 # and the run fails: a run that lacks figures must not read as a pass.
 LAYOUT_TARGET = "internal layout within 1% of aligned (single-CPU rows)"
@@ -323,10 +323,14 @@ class Report:
             pass
         qemu = subprocess.run(["qemu-system-x86_64", "--version"], capture_output=True,
                               text=True).stdout.splitlines()[0:1]
-        self.machine = f"{cpu}, {os.cpu_count()} host CPUs, no KVM; {qemu[0] if qemu else 'QEMU'} TCG"
+        # The machine of the run: this one's, unless the caller says
+        # (harness/results.py renders a committed run on another machine).
+        self.machine = getattr(a, "machine", None) or (
+            f"{cpu}, {os.cpu_count()} host CPUs, no KVM; {qemu[0] if qemu else 'QEMU'} TCG "
+            f"(host {platform.node()})")
         self.p("# make bench report")
         self.p()
-        self.p(f"Machine: {self.machine} (host {platform.node()}).  Guests: `-cpu qemu64,+cx16`.")
+        self.p(f"Machine: {self.machine}.  Guests: `-cpu qemu64,+cx16`.")
         self.p()
         self.p(f"Kernels: one base (Linux {BASE}) and one config (harness/configs/base.config + "
                "bench.config: no KUnit, no test code, SLAB_FREELIST_HARDENED=y and "
@@ -555,7 +559,7 @@ class Report:
                               for s in STRATS[1:]] + [k + "+nomerge" for k in KERNELS]
         cases = sorted({k for (m, v, g, k) in b.data if g == "net"},
                        key=lambda c: tuple(int(x) for x in c.split("x")))
-        self.p("## Network: UDP over loopback (the seed's packet path)")
+        self.p("## Network: UDP over loopback (the packet path)")
         self.p()
         self.p("`harness/guest/udpbench`, first thing after boot: one receiver socket on "
                "127.0.0.1 and one sender socket connected to it, in one thread; it sends a "
@@ -674,7 +678,7 @@ class Report:
     def dd(self):
         b = self.b
         a = self.args
-        self.p(f"## The seed's workload: dd of {a.dd} MiB of zeros into a ramfs file")
+        self.p(f"## Dave Hansen's workload: dd of {a.dd} MiB of zeros into a ramfs file")
         self.p()
         head = ["kernel", "icount: guest instructions (M)", "TCG ms, median (min–max)"]
         rows = []
@@ -810,7 +814,7 @@ class Report:
         self.p()
 
     def headline_table(self):
-        """The short table for README.md."""
+        """The short table of make bench's headline.md."""
         b = self.b
         rows = []
         spec = [("fastpath pair kmem_cache_alloc/free, 64 B", "fast", 64),
@@ -929,8 +933,38 @@ def main():
     ap.add_argument("--forkexec", type=int, default=200)
     ap.add_argument("--base", default="6.1")
     args = ap.parse_args()
+    text, rep, problems, b = render(args.results, args)
+    text += "## Plots\n\n![bulk](bulk.png)\n\n![fastpath](fastpath.png)\n\n![memory](memory.png)\n"
+    plots(b, args.outdir, args)
+    with open(os.path.join(args.outdir, "report.md"), "w") as f:
+        f.write(text)
+    # The short tables, only from a complete run; never a stale
+    # pair next to an incomplete report.
+    for name, table in (("headline.md", rep.headline_table), ("targets.md", rep.target_table)):
+        path = os.path.join(args.outdir, name)
+        if problems:
+            if os.path.exists(path):
+                os.remove(path)
+            continue
+        with open(path, "w") as f:
+            f.write(table())
+    print(rep.headline_table())
+    if rep.det:
+        print(f"icount passes: {rep.det[0]} of {sum(rep.det)} single-CPU figures identical")
+    if rep.shortfalls:
+        print(f"{len(rep.shortfalls)} target(s) missed; see the report")
+    for p in problems:
+        print(f"error: {p}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def render(results, args):
+    """The report of the rows in file RESULTS, without its plots: (text,
+    the Report, the problems that keep the targets from being judged,
+    the Bench).  ARGS: main()'s options (results.py passes its own, with
+    .machine set to the run's machine)."""
     configure_base(args.base)
-    data, errors, plans = load(args.results)
+    data, errors, plans = load(results)
     if not plans:
         errors.append(("-", "-", "-", "no plan", "results.tsv names no boot"))
     errors += check_plans(data, plans)
@@ -958,28 +992,7 @@ def main():
                  "".join(f"- {r}\n" for r in retried) + "\n")
     if problems:
         text += "## Errors\n\n" + "".join(f"- {p}\n" for p in problems) + "\n"
-    text += "## Plots\n\n![bulk](bulk.png)\n\n![fastpath](fastpath.png)\n\n![memory](memory.png)\n"
-    plots(b, args.outdir, args)
-    with open(os.path.join(args.outdir, "report.md"), "w") as f:
-        f.write(text)
-    # The tables for README.md, only from a complete run; never a stale
-    # pair next to an incomplete report.
-    for name, table in (("headline.md", rep.headline_table), ("targets.md", rep.target_table)):
-        path = os.path.join(args.outdir, name)
-        if problems:
-            if os.path.exists(path):
-                os.remove(path)
-            continue
-        with open(path, "w") as f:
-            f.write(table())
-    print(rep.headline_table())
-    if rep.det:
-        print(f"icount passes: {rep.det[0]} of {sum(rep.det)} single-CPU figures identical")
-    if rep.shortfalls:
-        print(f"{len(rep.shortfalls)} target(s) missed; see the report")
-    for p in problems:
-        print(f"error: {p}", file=sys.stderr)
-    return 1 if problems else 0
+    return text, rep, problems, b
 
 
 if __name__ == "__main__":

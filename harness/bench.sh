@@ -378,7 +378,27 @@ rc=0
 "$REPO/harness/bench-report.py" "$res" "$out" --base "$BASE" --quick "$quick" --rounds "$rounds" \
 	--passes "$passes" --dd "$dd_mib" --mem-dd "$mem_dd_mib" --forkexec "$forkexec" || rc=$?
 log "report: ${out#$REPO/}/report.md"
-"$REPO/harness/model-report.py" --base="$BASE" "$out/model/index.tsv" "$REPO/harness/costmodel.conf" \
-	"$out/model.md" "$res" || rc=$?
+"$REPO/harness/model-report.py" --base="$BASE" --tsv="$out/model.tsv" "$out/model/index.tsv" \
+	"$REPO/harness/costmodel.conf" "$out/model.md" "$res" || rc=$?
 log "cost model: ${out#$REPO/}/model.md"
+# What make results (harness/results.py) needs to publish this run
+# beside results.tsv and model.tsv: the commit, the command, the machine
+# and the options the report was made with.
+run_conf() {
+	local cmd="make bench" v
+	for v in BASE QUICK CONFIGS KERNELS MEASURES ROUNDS ICOUNT_PASSES FWD_ROUNDS; do
+		[ -z "${!v:-}" ] || cmd="$cmd $v=${!v}"
+	done
+	printf 'commit\t%s\n' "$(git -C "$REPO" rev-parse --short=7 HEAD)$(git -C "$REPO" diff --quiet HEAD -- mm include lib base patches harness/configs harness/modules harness/guest harness/trees || echo ' (with uncommitted changes)')"
+	printf 'date\t%s\n' "$(date -u +%Y-%m-%d)"
+	printf 'command\t%s\n' "$cmd"
+	printf 'machine\t%s, %s host CPUs, no KVM; %s\n' \
+		"$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)" "$(nproc)" \
+		"$(qemu-system-x86_64 --version | head -n 1 | sed 's/ (.*//')"
+	printf 'quick\t%s\nrounds\t%s\npasses\t%s\ndd\t%s\nmem_dd\t%s\nforkexec\t%s\nfwd_rounds\t%s\n' \
+		"$quick" "$rounds" "$passes" "$dd_mib" "$mem_dd_mib" "$forkexec" "$fwd_rounds"
+	printf 'version\t%s\n' "$(base_version)"
+}
+run_conf >"$out/run.conf"
+log "run: ${out#$REPO/}/run.conf (make results publishes the run)"
 [ $rc = 0 ] || die "the run is incomplete or its calibration is off: see the errors above"

@@ -3,9 +3,16 @@
 """The cost model of make bench: the slabcost plugin's counts, per operation,
 and the cycles harness/costmodel.conf gives them.
 
-usage: model-report.py [--base=V] INDEX COSTS OUT.md [RESULTS.tsv]
+usage: model-report.py [--base=V] [--tsv=FILE] INDEX COSTS OUT.md [RESULTS.tsv]
 
 --base=V: the kernels of base V (bench.sh's BASE): after 6.1, no SLAB.
+--tsv=FILE: also write the counts per operation of every window, with
+their modelled cycles, and the calls of the counted functions, as rows
+"variant pass group key counter value" (counter "cycles" is the model's;
+"call:FN" a function's calls per operation; a counter that is 0 is left
+out, but for insn), and the checks' totals as
+rows "- - check - NAME value": the results that harness/results.py
+renders into docs/results/ once committed.
 
 INDEX (bench.sh's build/bench/model/index.tsv) lists one boot a line:
 measure (icount, or dave for Dave Hansen's dd), variant, pass, console log,
@@ -289,8 +296,8 @@ def functions(m, p, measure, group, key, per, top=12):
     if not rows:
         return
     names = sorted({fn for r in rows.values() for fn in r},
-                   key=lambda fn: -max(r.get(fn, {}).get("l1m", 0) + r.get(fn, {}).get("vmm", 0)
-                                       for r in rows.values()))[:top]
+                   key=lambda fn: (-max(r.get(fn, {}).get("l1m", 0) + r.get(fn, {}).get("vmm", 0)
+                                        for r in rows.values()), fn))[:top]
     p("Where the misses and the struct page accesses are, by function (the plugin's "
       f"{PC_TOP} busiest instructions of the window; L1 misses / vmemmap accesses / struct page "
       f"lines first touched, per {'page' if per == 256 else 'operation'}):")
@@ -374,8 +381,8 @@ def forwarding(m, p, costs, pps, figs):
       "Per forwarded packet: the icount instructions and modelled cycles of the whole path "
       "(the driver's receive, the stack, the TX completion), medians of every run of the "
       "passes, the shell's null window taken off each; the TCG packets per second, median "
-      "(min–max) of the interleaved rounds, and the ns per packet they imply.  The seed's "
-      "layout: each allocator against SLUB.")
+      "(min–max) of the interleaved rounds, and the ns per packet they imply.  Laid out as Brouer's "
+      "table: each allocator against SLUB.")
     p("")
     base = figs.get("slub")
     base_pps = med(pps["slub"]) if pps.get("slub") else None
@@ -576,9 +583,29 @@ def configure_base(base):
     TARGETS = [t for t in TARGETS if "slab" not in t[3]]
 
 
+def write_tsv(m, costs, path):
+    """The per-operation counts of every window (see the usage above)."""
+    with open(path, "w") as f:
+        for (v, run, group, key), c in sorted(m.per_op.items()):
+            for counter in sorted(k for k in c if c[k] or k == "insn"):
+                f.write(f"{v}\t{run}\t{group}\t{key}\t{counter}\t{c[counter]:.4f}\n")
+            f.write(f"{v}\t{run}\t{group}\t{key}\tcycles\t{cycles(c, costs):.4f}\n")
+            for fn, n in sorted(x for x in m.calls.get((v, run, group, key), {}).items() if x[1]):
+                f.write(f"{v}\t{run}\t{group}\t{key}\tcall:{fn}\t{n:.4f}\n")
+        for name, value in (("modelcal_exact", m.cal_exact), ("modelcal_total", m.cal_total),
+                            ("windows_same", m.same), ("windows_differ", m.differ),
+                            ("problems", len(m.problems))):
+            f.write(f"-\t-\tcheck\t-\t{name}\t{value}\n")
+
+
 def main():
-    if len(sys.argv) > 1 and sys.argv[1].startswith("--base="):
-        configure_base(sys.argv.pop(1).split("=", 1)[1])
+    tsv = None
+    while len(sys.argv) > 1 and sys.argv[1].startswith(("--base=", "--tsv=")):
+        opt, val = sys.argv.pop(1).split("=", 1)
+        if opt == "--base":
+            configure_base(val)
+        else:
+            tsv = val
     if len(sys.argv) not in (4, 5):
         print(next(x for x in __doc__.splitlines() if x.startswith("usage:")), file=sys.stderr)
         return 2
@@ -587,6 +614,8 @@ def main():
     text = report(m, cpu, costs, sources, load_fwd_pps(sys.argv[4] if len(sys.argv) == 5 else None))
     with open(sys.argv[3], "w") as f:
         f.write(text)
+    if tsv:
+        write_tsv(m, costs, tsv)
     print(f"model: {m.cal_exact} of {m.cal_total} modelcal windows exact; {m.same} of "
           f"{m.same + m.differ} windows identical between passes")
     for x in m.problems:
