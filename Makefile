@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build, boot and test the slab series on Linux 6.1 and 6.12 under QEMU.
 # See README.md.  Every target does its own set-up; BASE=6.12|6.1 picks
-# the base (README.md, "Choosing the base").
+# the base (harness/README.md, "Choosing the base").
 
 H := harness
 
-.PHONY: all check check-full build-matrix check-mutants badinput layouts bench datagram-trace shell tree kernel fastpath \
-	series series-check clean distclean help
+.PHONY: all check check-full build-matrix check-mutants badinput layouts bench results datagram-trace shell tree \
+	kernel fastpath series series-check clean distclean help
 
 all:
 	@$(H)/main.sh
@@ -31,6 +31,9 @@ layouts:
 
 bench:
 	@$(H)/bench.sh
+
+results:
+	@$(H)/results.sh
 
 datagram-trace:
 	@$(H)/datagram-trace.sh
@@ -73,6 +76,8 @@ help:
 	@echo "make badinput   misuses of the slab API, upstream SLUB against the series"
 	@echo "make layouts    compare both struct page layouts: fastpath code, reserved at MEM (8G)"
 	@echo "make bench      our allocator against upstream SLUB (and SLAB on 6.1): build/bench@6.12/report.md (QUICK=1: reduced)"
+	@echo "make results    take the last make bench of BASE into docs/results/<base>/ and regenerate every"
+	@echo "                published figure from the committed runs (IMPORT=0: regenerate only)"
 	@echo "make datagram-trace  one UDP datagram of each bench kernel, instructions by function (KERNELS=, CASE=)"
 	@echo "make shell      boot the series to an interactive shell"
 	@echo "make kernel     build one profile (PROFILE=series-6.12|series|pristine-6.12|..., default the series of BASE)"

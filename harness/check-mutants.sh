@@ -51,6 +51,14 @@
 # of a case), then with its first case gone and one of another name in
 # its place: the plan and the count still match, the gone case must fail.
 #
+# The results mutants run harness/results.py check (make check's
+# docs:results row) on a copy of this tree, first as it is (it must
+# pass), then with a figure of README.md's generated glance table
+# changed by hand, with one figure of the committed 6.12 run changed
+# (the page no longer matches it), and with a figure added to the 6.12
+# cover letter outside its generated block: each must fail, naming the
+# drift or the figure without a source.
+#
 # MUTANTS='a b' picks mutants; RESULTS=<file> appends a result line per
 # mutant (make check-full).  Report: build/mutants/report.txt.  The copy
 # keeps its kernel build between runs, so each mutant costs an
@@ -71,7 +79,7 @@ kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-coun
 invariant-assert model-cal-miscount model-pass-differs model-window-lost
 objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked
 kmalloc-buckets-ignored kmalloc-caller-lost counters-fixed-unchecked
-counters-untyped"
+counters-untyped results-block-edited results-run-changed results-cover-unsourced"
 mutants=${MUTANTS:-$all}
 mkdir -p "$work"
 
@@ -390,6 +398,43 @@ result() {
 
 for m in $mutants; do
 	case $m in
+	results-*)
+		# results.py check (make check's docs:results) on a copy of
+		# this tree: green as committed, red with the breakage.
+		dir=$work/$m
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		rsync -a --exclude /build --exclude /.git "$REPO/" "$dir/"
+		log "$m: results.py check on a copy of the published figures, then with the breakage"
+		"$dir/harness/results.py" check >"$dir/good.out" 2>&1 || true
+		case $m in
+		results-block-edited)
+			f=README.md want='README.md:[0-9]* differs from what its results render'
+			# The first figure of the first row of the glance table.
+			e='s/(<!-- results\.py glance 6\.12 -->\n[^\n]*\n[^\n]*\n\|[^|]*\|[^|]*\| )(\d)/$1 . ($2 == 9 ? 8 : $2 + 1)/e' ;;
+		results-run-changed)
+			f=docs/results/6.12/results.tsv want='docs/results/6.12.md:[0-9]* differs'
+			e='s/^(icount\tours-internal\t1\tfast\t256\t)(\d+)/$1 . ($2 + 1)/me' ;;
+		results-cover-unsourced)
+			f=base/6.12/series/cover-letter.txt want="figure '98 instructions' has no source"
+			e='s/^(#results\.py cover 6\.12)$/The kmem_cache pair takes 98 instructions.\n$1/m' ;;
+		*) result FAIL "$m" "unknown mutant $m"; continue ;;
+		esac
+		cp "$dir/$f" "$dir/before"
+		perl -0pi -e "$e" "$dir/$f"
+		if ! grep -q ': OK$' "$dir/good.out"; then
+			result FAIL "$m" "green run not green: $dir/good.out"
+		elif cmp -s "$dir/$f" "$dir/before"; then
+			result FAIL "$m" "mutant edit no longer applies to $f"
+		elif "$dir/harness/results.py" check >"$dir/bad.out" 2>&1; then
+			result FAIL "$m" "stayed green: $dir/bad.out"
+		elif ! grep -q "$want" "$dir/bad.out"; then
+			result FAIL "$m" "red, but not for $want: $dir/bad.out"
+		else
+			result PASS "$m" "red: $(grep -m1 "$want" "$dir/bad.out" | cut -c1-160)"
+		fi
+		continue
+		;;
 	fastpath-pv-irqoff | fastpath-helper-irqoff)
 		dir=$work/$m vm=$BUILD/out/series/vmlinux fp=$REPO/harness/fastpath.py
 		mkdir -p "$dir"

@@ -105,6 +105,19 @@ for b in $bases; do
 		"$(grep -m 1 '^missing' "$LOGS/param-doc-$b.log" || tail -n 1 "$LOGS/param-doc-$b.log")" >>"$results"
 done
 
+# The published figures (results.py): the pages docs/results/<base>.md,
+# their plots' data and the generated blocks of README.md, docs/ and both
+# cover letters must be what the committed runs in docs/results/ render,
+# and every figure a cover letter states in its own text must have a
+# source in figure-sources.conf.  Seconds, no kernel.
+if "$REPO/harness/results.py" check >"$LOGS/results-check.log" 2>&1; then
+	st=PASS detail=$(tail -n 1 "$LOGS/results-check.log" | sed 's/^results: //')
+else
+	st=FAIL detail=$(grep -m 1 'error:' "$LOGS/results-check.log" | sed 's/^results: error: //' ||
+		tail -n 1 "$LOGS/results-check.log")
+fi
+printf '%s\t%s\t%s\t%s\n' "$st" docs "docs:results" "$detail" >>"$results"
+
 # The build matrix (build-matrix.sh): mm/ of the series compiled in the
 # configurations of harness/matrix.conf, not booted.  On 6.1 make check
 # takes the five that take files or struct fields out of the engine

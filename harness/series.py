@@ -453,7 +453,9 @@ def check_tree():
 def fill_cover_letter(path, cover, version, basesha):
     with open(cover) as f:
         text = f.read().replace("@VERSION@", version).replace("@BASE@", basesha)
-    lines = text.split("\n")
+    # The marker lines of the blocks harness/results.py generates
+    # ("#results.py KIND BASE", "#results.py end") are not the letter's.
+    lines = [x for x in text.split("\n") if not x.startswith("#results.py ")]
     subject, body = lines[0], "\n".join(lines[2:]).rstrip("\n")
     with open(path) as f:
         text = f.read()
