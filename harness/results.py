@@ -23,7 +23,8 @@ usage: results.py import BASE DIR  take DIR (make bench's output of BASE,
        results.py check            render all of it in memory and compare
                                    with the files (make check's docs:results)
 
-check also reads the cover letters outside their generated blocks: a
+check also fails when README.md grows past 250 lines, and reads the
+cover letters outside their generated blocks: a
 figure with a unit of measurement there (instructions, cycles, ns, KiB,
 %, x, passed, ...) must be one that harness/figure-sources.conf gives a
 source for, or the check fails naming it.
@@ -48,6 +49,7 @@ SOURCES = os.path.join(REPO, "harness", "figure-sources.conf")
 RUN_KEYS = ["commit", "date", "command", "machine", "quick", "rounds", "passes", "dd",
             "mem_dd", "forkexec", "fwd_rounds", "version"]
 PLOTS = ["bulk", "fastpath", "memory"]
+README_LINES = 250
 MD_BEGIN = re.compile(r"^<!-- results\.py (\w+)(?: (\S+))? -->$")
 MD_END = "<!-- results.py end -->"
 TXT_BEGIN = re.compile(r"^#results\.py (\w+)(?: (\S+))?$")
@@ -200,7 +202,7 @@ class Run:
         if broken:
             boots = sorted({p.split(":")[0] for p in broken})
             s = (f"The run is incomplete: {len(boots)} of its boots ({'; '.join(boots)}) "
-                 "failed or lack figures (the results page lists them), so `make bench` "
+                 f"failed or lacked figures (the results page lists {'it' if len(boots) == 1 else 'them'}), so `make bench` "
                  "failed the run and judged no target; applying its goals to the figures "
                  "the run has: ")
         s += f"of the {total} targets that `make bench` judges, this run meets {len(met)}"
@@ -661,6 +663,11 @@ def cmd_check():
         problems += [f"{os.path.relpath(path, REPO)}: figure '{fig}' has no source "
                      f"(…{ctx}…): generate it or name its source in "
                      "harness/figure-sources.conf" for fig, ctx in bad]
+    # README.md is a front page: the detail lives in docs/.
+    with open(os.path.join(REPO, "README.md")) as f:
+        n = sum(1 for _ in f)
+    if n > README_LINES:
+        problems.append(f"README.md has {n} lines, more than {README_LINES}: move detail to docs/")
     if blocks == 0 or not letters:
         problems.append(f"found {blocks} generated blocks and {len(letters)} cover letters: "
                         "nothing to check")
