@@ -282,7 +282,8 @@ def cover(run):
         against = ", ".join(f"{short(run, p)} {fmt(vals.get(p), digits)}" for p in peers)
         lines.append(f"  {case.replace('`', '')} ({unit}):")
         lines.append(f"    {fmt(o, digits)} against {against}")
-    lines += ["", wrap(run.targets_line().replace("`", ""))]
+    lines += ["", wrap(run.targets_line().replace("`", "").replace(
+        "the results page", f"docs/results/{run.base}.md of the repository"))]
     return "\n".join(lines) + "\n"
 
 
