@@ -15,7 +15,9 @@ From those alone this script renders
   "<!-- results.py end -->", in a cover letter "#results.py KIND [BASE]"
   up to "#results.py end" (harness/series.py drops those two lines).
 Kinds: glance BASE (the table at a glance), cover BASE (a cover letter's
-measured figures), size (the lines the series adds, counted in this repo).
+measured figures), arrays BASE and layout BASE (the figures of the array
+and layout patches' messages), size (the lines the series adds, counted
+in this repo).
 
 usage: results.py import BASE DIR  take DIR (make bench's output of BASE,
                                    build/bench@6.12) as BASE's committed run
@@ -24,8 +26,8 @@ usage: results.py import BASE DIR  take DIR (make bench's output of BASE,
                                    with the files (make check's docs:results)
 
 check also fails when README.md grows past 250 lines, and reads the
-cover letters outside their generated blocks: a
-figure with a unit of measurement there (instructions, cycles, ns, KiB,
+cover letters and the patch messages (series/msg/, base/V/series/msg/)
+outside their generated blocks: a figure with a unit of measurement there (instructions, cycles, ns, KiB,
 %, x, passed, ...) must be one that harness/figure-sources.conf gives a
 source for, or the check fails naming it.
 """
@@ -44,7 +46,8 @@ RESULTS = os.path.join(REPO, "docs", "results")
 BASES = ["6.12", "6.1"]
 # Files that hold generated blocks.
 BLOCK_FILES = ["README.md", "docs/*.md", "series/cover-letter.txt",
-               "base/*/series/cover-letter.txt"]
+               "base/*/series/cover-letter.txt", "series/msg/*.txt",
+               "base/*/series/msg/*.txt"]
 SOURCES = os.path.join(REPO, "harness", "figure-sources.conf")
 RUN_KEYS = ["commit", "date", "command", "machine", "quick", "rounds", "passes", "dd",
             "mem_dd", "forkexec", "fwd_rounds", "version"]
@@ -287,6 +290,51 @@ def cover(run):
     return "\n".join(lines) + "\n"
 
 
+def arrays_msg(run):
+    """The array patch's message: what the arrays change on one kernel."""
+    b, r = run.b, run.run
+    o, f = run.ours, run.ours + "+freelist"
+    slub = [k for k in ("slub", "slub56") if k in run.kernels]
+
+    def best(group, key):
+        vals = [b.icount(k, group, key) for k in slub]
+        return min([v for v in vals if v is not None], default=None)
+
+    bulk = [b.icount(o, "bulk", n) / best("bulk", n) for n in run.br.BULK
+            if n >= 16 and b.icount(o, "bulk", n) and best("bulk", n)]
+    mem = [b.mem(k, "memory", "slab_boot_kb") for k in slub]
+    mem = min([m for m in mem if m], default=None)
+    slab = b.mem(o, "memory", "slab_boot_kb")
+    text = (f"Under QEMU -icount (guest instructions per operation; make bench at "
+            f"{r['commit']}, {r['date']}, the 56-byte struct page, freelist hardening "
+            f"on), freelist front end -> arrays: kmem_cache_alloc+free "
+            f"{fmt(b.icount(f, 'fast', 256), 0)} -> {fmt(b.icount(o, 'fast', 256), 0)}, "
+            f"kmalloc+kfree {fmt(b.icount(f, 'kmalloc', 256), 0)} -> "
+            f"{fmt(b.icount(o, 'kmalloc', 256), 0)} (upstream SLUB: "
+            f"{fmt(best('fast', 256), 0)} and {fmt(best('kmalloc', 256), 0)}); bulk "
+            "alloc+free of 16 to 250 objects costs " +
+            (f"{min(bulk):.2f}x to {max(bulk):.2f}x" if bulk else "n/a") +
+            " upstream's per object." +
+            (f"  Slab: after boot of an 8 GiB guest is {slab / mem:.3f}x upstream's."
+             if slab and mem else ""))
+    return wrap(text) + "\n"
+
+
+def layout_msg(run):
+    """The layout patch's message: the reserved memory of both layouts."""
+    b, r = run.b, run.run
+    a = b.mem("ours-aligned", "memory", "reserved_kb")
+    i = b.mem("ours-internal", "memory", "reserved_kb")
+    if not a or not i:
+        return "The committed run has no memory boots of both layouts.\n"
+    text = (f"Measured on an 8 GiB QEMU guest (make bench at {r['commit']}, {r['date']}: "
+            "two kernels that differ only in this choice), the boot \"Memory:\" line "
+            f"reports {a:.0f}K reserved with the aligned layout and {i:.0f}K with "
+            f"internal alignment: {a - i:.0f}K less, {(a - i) * 1024 / 8:,.0f} times the "
+            "8 bytes of a struct page.")
+    return wrap(text) + "\n"
+
+
 def size():
     """The lines the series adds, by kind, per base: the files its plan
     ships (wc -l) and the added lines of its diffs to upstream files."""
@@ -468,6 +516,10 @@ class Renderer:
             return cover(run) if run else wrap(
                 f"This posting carries no measured figures for {base}: the repository "
                 "this series comes from has no committed make bench run of this base.") + "\n"
+        if kind in ("arrays", "layout"):
+            return (arrays_msg if kind == "arrays" else layout_msg)(run) if run else wrap(
+                "The repository this series comes from has no committed make bench run "
+                f"of {base}: the measured figures come with one.") + "\n"
         raise ValueError(f"no block kind {kind}")
 
     def pages(self):
@@ -657,7 +709,7 @@ def cmd_check():
         if why:
             problems.append(f"harness/figure-sources.conf: '{phrase}': {why}")
     sourced = 0
-    letters = [p for p in r.block_files() if p.endswith("cover-letter.txt")]
+    letters = [p for p in r.block_files() if p.endswith(".txt")]
     for path in letters:
         bad, good = unsourced(path, sources)
         sourced += good
@@ -670,12 +722,13 @@ def cmd_check():
     if n > README_LINES:
         problems.append(f"README.md has {n} lines, more than {README_LINES}: move detail to docs/")
     if blocks == 0 or not letters:
-        problems.append(f"found {blocks} generated blocks and {len(letters)} cover letters: "
-                        "nothing to check")
+        problems.append(f"found {blocks} generated blocks and {len(letters)} cover letters "
+                        "and messages: nothing to check")
     for p in problems:
         print(f"results: error: {p}", file=sys.stderr)
     print(f"results: {checked} pages and plot data, {blocks} generated blocks, "
-          f"{len(letters)} cover letters ({sourced} figures with a source): "
+          f"{len(letters)} cover letters and patch messages ({sourced} figures with "
+          "a source): "
           f"{'OK' if not problems else f'{len(problems)} problem(s)'}")
     return 1 if problems else 0
 

@@ -416,6 +416,8 @@ def commit_stanza(n, stanzas, laid, version, signoff, date_env):
         die("patch %d (%s) changes nothing" % (n, st["name"]))
     with open(B.msg(st["name"]), "rb") as f:
         body = f.read().replace(b"@VERSION@", version.encode())
+    # Drop the marker lines of results.py's generated blocks.
+    body = b"".join(x for x in body.splitlines(True) if not x.startswith(b"#results.py "))
     msgfile = os.path.join(".git", "series-msg")
     with open(msgfile, "wb") as f:
         f.write(("\n".join(st["subjects"]) + "\n\n").encode() + body +
