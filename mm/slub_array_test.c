@@ -168,6 +168,25 @@ static void kta_spare_swap(struct kunit *test)
 }
 
 /*
+ * The reaper runs under slab_mutex: the tests that call it, and those
+ * that count what a depot holds, hold it too from before their first
+ * step, so that the reaper's own runs cannot come in between (a depot
+ * left untouched for two reap intervals is drained, and under TCG a
+ * stalled vCPU can see two intervals pass in one step of a test).
+ */
+static void kta_reap_lock(void)
+{
+	cpus_read_lock();
+	mutex_lock(&slab_mutex);
+}
+
+static void kta_reap_unlock(void)
+{
+	mutex_unlock(&slab_mutex);
+	cpus_read_unlock();
+}
+
+/*
  * Both arrays full: the next free puts one full array in the depot (with
  * a new empty one); allocating it all back takes it out again and leaves
  * an empty array in the depot.
@@ -177,6 +196,7 @@ static void kta_depot_put_get(struct kunit *test)
 	struct kta_ctx *ctx = test->priv;
 	unsigned int i, held;
 
+	kta_reap_lock();
 	/* 2 * KTA_SIZE fill both arrays, one more overflows. */
 	kta_fill_fresh(test, 3 * KTA_SIZE, 2 * KTA_SIZE);
 	held = ctx->nr + 2 * KTA_SIZE;
@@ -195,6 +215,7 @@ static void kta_depot_put_get(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->depot->nr_empty, 1U);
 	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
 	KUNIT_EXPECT_EQ(test, kta_spare(ctx), 0U);
+	kta_reap_unlock();
 }
 
 /* With the depot at its bound, an overflow gives half back to the slabs. */
@@ -203,11 +224,13 @@ static void kta_flush_half(struct kunit *test)
 	struct kta_ctx *ctx = test->priv;
 	unsigned int need = (DEPOT_MAX + 2) * KTA_SIZE + 1;
 
+	kta_reap_lock();
 	kta_fill_fresh(test, need, need);
 	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, (unsigned int)DEPOT_MAX);
 	KUNIT_EXPECT_EQ(test, kta_spare(ctx), (unsigned int)KTA_SIZE);
 	/* The last free found everything full and flushed half. */
 	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), KTA_SIZE / 2 + 1U);
+	kta_reap_unlock();
 }
 
 /*
@@ -325,23 +348,6 @@ static bool kta_depot_add_full(struct kta_ctx *ctx, struct kmem_cache_node *kn)
 	kn->depot.nr_full++;
 	spin_unlock_irqrestore(&kn->depot.lock, flags);
 	return true;
-}
-
-/*
- * The reaper runs under slab_mutex: the tests that call it hold it too,
- * from before their first step, so that the reaper's own runs cannot
- * come in between.
- */
-static void kta_reap_lock(void)
-{
-	cpus_read_lock();
-	mutex_lock(&slab_mutex);
-}
-
-static void kta_reap_unlock(void)
-{
-	mutex_unlock(&slab_mutex);
-	cpus_read_unlock();
 }
 
 /*
