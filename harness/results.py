@@ -77,6 +77,10 @@ def bench_report():
     return mod
 
 
+# bench-report.py's number format, for the tables of every base.
+fmt = bench_report().fmt
+
+
 def read_run(base):
     path = os.path.join(RESULTS, base, "run.conf")
     run = {}
@@ -215,10 +219,6 @@ class Run:
             s += (f"; {len(unjudged)} are not judged, for want of figures the run did not "
                   f"take ({'; '.join(sorted(unjudged))})")
         return s[0].upper() + s[1:] + "."
-
-
-def fmt(v, digits):
-    return "n/a" if v is None else f"{v:,.{digits}f}"
 
 
 def short(run, k):
@@ -447,10 +447,10 @@ def model_section(run):
                          f"{sum(c.get(e, 0) for e in ('pushf', 'popf', 'cli', 'sti')):.2f} / "
                          f"{c.get('l1m', 0):.2f}")
         out.append(f"| {what} | " + " | ".join(cells) + " |")
-    return "\n".join(out) + "\n\n" + seeds_section(run)
+    return "\n".join(out) + "\n\n" + experiments_section(run)
 
 
-def seeds_section(run):
+def experiments_section(run):
     """Dave Hansen's dd and Jesper Brouer's forwarding, from the model's
     counts (docs/experiments.md says how they are taken)."""
     out = []
@@ -563,7 +563,7 @@ class Renderer:
         files = []
         for pat in BLOCK_FILES:
             files += sorted(glob.glob(os.path.join(REPO, pat)))
-        return [f for f in files if not f.startswith(RESULTS + "/")]
+        return files
 
     def plots(self, base, outdir):
         run = self.runs[base]

@@ -415,9 +415,7 @@ def commit_stanza(n, stanzas, laid, version, signoff, date_env):
     if subprocess.run(["git", "diff", "--cached", "--quiet"]).returncode == 0:
         die("patch %d (%s) changes nothing" % (n, st["name"]))
     with open(B.msg(st["name"]), "rb") as f:
-        body = f.read().replace(b"@VERSION@", version.encode())
-    # Drop the marker lines of results.py's generated blocks.
-    body = b"".join(x for x in body.splitlines(True) if not x.startswith(b"#results.py "))
+        body = drop_result_markers(f.read().decode()).replace("@VERSION@", version).encode()
     msgfile = os.path.join(".git", "series-msg")
     with open(msgfile, "wb") as f:
         f.write(("\n".join(st["subjects"]) + "\n\n").encode() + body +
@@ -452,12 +450,17 @@ def check_tree():
         die("the series does not produce the tree that 'make tree' lays (%d files differ)" % ndiff)
 
 
+def drop_result_markers(text):
+    """TEXT without the marker lines of the blocks harness/results.py
+    generates ("#results.py KIND BASE", "#results.py end"): they are
+    the repository's, not the letter's or the message's."""
+    return "".join(x for x in text.splitlines(True) if not x.startswith("#results.py "))
+
+
 def fill_cover_letter(path, cover, version, basesha):
     with open(cover) as f:
         text = f.read().replace("@VERSION@", version).replace("@BASE@", basesha)
-    # The marker lines of the blocks harness/results.py generates
-    # ("#results.py KIND BASE", "#results.py end") are not the letter's.
-    lines = [x for x in text.split("\n") if not x.startswith("#results.py ")]
+    lines = drop_result_markers(text).split("\n")
     subject, body = lines[0], "\n".join(lines[2:]).rstrip("\n")
     with open(path) as f:
         text = f.read()
