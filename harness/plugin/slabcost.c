@@ -26,7 +26,11 @@
  *             line accesses;
  *   vmm       accesses to the vmemmap range (struct pages), by virtual
  *             address, and vmml the distinct 64-byte lines of it that the
- *             window touched.
+ *             window touched;
+ *   nohw      data accesses whose physical address QEMU did not give
+ *             (qemu_plugin_get_hwaddr() returned NULL), which the cache
+ *             simulation took by their virtual address instead: any but 0
+ *             makes the window's misses suspect.
  *
  * The cache: three levels of 64-byte lines, each set-associative with true
  * LRU, every access filling every level (non-inclusive victims are not
@@ -48,7 +52,7 @@
  * Output, one line per window to the file of the "out=" argument:
  *   window N insn=... locked=... cx16l=... cx16=... pushf=... popf=...
  *          cli=... sti=... ld=... st=... l1m=... l2m=... l3m=... vmm=...
- *          vmml=...
+ *          vmml=... nohw=...
  * followed by up to PC_TOP lines
  *   pc N 0xADDRESS l1m=... l2m=... l3m=... vmm=... vmml=...
  * for the instructions with the most L1 misses and vmemmap accesses in the
@@ -58,9 +62,10 @@
  * how many times each instruction that file names ran in the window (the
  * file: "ADDRESS NAME" lines, the first instruction of a function from
  * System.map, so that a count is the function's calls), and a last
- * "slabcost: end windows=N errors=M" line.  Counts only: the
- * cost model that turns them into cycles is harness/costmodel.conf, applied
- * by model-report.py.
+ * "slabcost: end windows=N errors=M nohw=K" line, K the accesses without
+ * a physical address since the first marker, in windows or not.  Counts
+ * only: the cost model that turns them into cycles is
+ * harness/costmodel.conf, applied by model-report.py.
  *
  * The QEMU plugin API is declared in qemu-plugin-v1.h, from the documented
  * interface of QEMU 7.2 (API version 1); qemu_plugin_install() refuses a
@@ -92,7 +97,7 @@ EXPORT int qemu_plugin_version = 1;
 
 enum {
 	C_INSN, C_LOCKED, C_CX16L, C_CX16, C_PUSHF, C_POPF, C_CLI, C_STI,
-	C_LD, C_ST, C_L1M, C_L2M, C_L3M, C_VMM, C_VMML, C_NR
+	C_LD, C_ST, C_L1M, C_L2M, C_L3M, C_VMM, C_VMML, C_NOHW, C_NR
 };
 
 /* What the per-instruction table counts (pc_add()). */
@@ -100,7 +105,7 @@ enum { P_L1M, P_L2M, P_L3M, P_VMM, P_VMML, P_NR };
 
 static const char *const counter_name[C_NR] = {
 	"insn", "locked", "cx16l", "cx16", "pushf", "popf", "cli", "sti",
-	"ld", "st", "l1m", "l2m", "l3m", "vmm", "vmml",
+	"ld", "st", "l1m", "l2m", "l3m", "vmm", "vmml", "nohw",
 };
 
 /* Running totals since the start; a window reports the difference. */
@@ -326,7 +331,9 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		return;
 	total[qemu_plugin_mem_is_store(info) ? C_ST : C_LD]++;
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
-	if (hw && qemu_plugin_hwaddr_is_io(hw))
+	if (!hw)
+		total[C_NOHW]++;
+	else if (qemu_plugin_hwaddr_is_io(hw))
 		return;
 	pa = hw ? qemu_plugin_hwaddr_phys_addr(hw) : vaddr;
 	size = 1ull << qemu_plugin_mem_size_shift(info);
@@ -530,7 +537,8 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		errors++;
 		fprintf(out, "slabcost: error: window %u never ended\n", windows);
 	}
-	fprintf(out, "slabcost: end windows=%u errors=%u\n", windows, errors);
+	fprintf(out, "slabcost: end windows=%u errors=%u nohw=%" PRIu64 "\n", windows, errors,
+		total[C_NOHW]);
 	fclose(out);
 }
 
