@@ -5,7 +5,7 @@
 
 H := harness
 
-.PHONY: all check check-full build-matrix check-mutants badinput layouts bench results datagram-trace shell tree \
+.PHONY: all check check-full build-matrix check-mutants plugin-test badinput layouts bench results datagram-trace shell tree \
 	kernel fastpath series series-check clean distclean help
 
 all:
@@ -22,6 +22,9 @@ build-matrix:
 
 check-mutants:
 	@$(H)/check-mutants.sh
+
+plugin-test:
+	@$(H)/plugin-test.sh
 
 badinput:
 	@$(H)/badinput.sh
@@ -62,7 +65,7 @@ clean:
 		build/series-git@* build/series-check build/series-check@* \
 		build/bench build/bench@* build/badinput.md \
 		build/badinput@*.md build/mutants \
-		build/matrix-results.tsv
+		build/matrix-results.tsv build/plugin-test
 
 distclean: clean
 	rm -rf build
@@ -73,6 +76,7 @@ help:
 	@echo "make check-full also the long stress, KCSAN, the bad-input suite and the mutants"
 	@echo "make build-matrix  compile mm/ of the series in every config of harness/matrix.conf (MATRIX='<names>')"
 	@echo "make check-mutants  break the tree on purpose, one way at a time: make check must fail"
+	@echo "make plugin-test  the cost model's plugin driven on the host, every count checked (seconds)"
 	@echo "make badinput   misuses of the slab API, upstream SLUB against the series"
 	@echo "make layouts    compare both struct page layouts: fastpath code, reserved at MEM (8G)"
 	@echo "make bench      our allocator against upstream SLUB (and SLAB on 6.1): build/bench@6.12/report.md (QUICK=1: reduced)"
