@@ -173,6 +173,156 @@ def fmt(v, d=1):
     return "n/a" if v is None else f"{v:,.{d}f}"
 
 
+def clock_ghz(cpu):
+    """The modelled CPU's clock, from costmodel.conf's "cpu" line."""
+    m = re.search(r"([\d.]+) GHz", cpu)
+    return float(m.group(1)) if m else None
+
+
+# The sensitivity of the modelled cycles to the constants that no public
+# figure fixes here (harness/costmodel.conf says which): every combination
+# of these, the other constants as configured.
+SENS_INSN = (1, 0.7, 0.4)       # cycles an instruction
+SENS_CX16 = (11, 20, 30)        # cycles a cmpxchg16b at one cycle an instruction
+SENS_PUSHF = (0, 3)             # extra cycles a pushf
+# The headline comparisons: (what, group, key); group "fwd" is the median
+# of the forwarding runs (fwd_figures()).
+SENS_CASES = [
+    ("kmem_cache_alloc + free pair, 256 B", "fast", "256"),
+    ("kmalloc + kfree pair, 256 B", "kmalloc", "256"),
+    ("alloc 256 then free 256, per object", "allocn", "256"),
+    ("bulk alloc + free of 16, per object", "bulk", "16"),
+    ("bulk alloc + free of 64, per object", "bulk", "64"),
+    ("one object of each of 64 caches, per pair", "many", "64"),
+    ("fork + exec of busybox", "shell", "forkexec"),
+    ("UDP datagram over loopback, 64 B", "net", "64x1"),
+    ("IP forwarding, per packet", "fwd", None),
+]
+
+
+def vary(costs, insn=None, cx16=None, pushf=None):
+    """costs with some of the sensitivity constants changed: a cmpxchg16b
+    costs cx16 cycles at one cycle an instruction (cx16 - 1 beyond it), and
+    with LOCK no less than any other locked instruction."""
+    c = dict(costs)
+    if insn is not None:
+        c["insn"] = insn
+    if cx16 is not None:
+        c["cx16"] = cx16 - 1
+        c["cx16l"] = max(costs["locked"], cx16 - 1)
+    if pushf is not None:
+        c["pushf"] = pushf
+    return c
+
+
+def sens_settings():
+    return [(i, x, f) for i in SENS_INSN for x in SENS_CX16 for f in SENS_PUSHF]
+
+
+def sensitivity(price, ours, peers, costs):
+    """price(kernel, group, key, costs): cycles per operation, or None.
+    [(what, {kernel: cycles as configured}, {setting: {kernel: cycles}})]
+    for the cases with figures of ours and of a peer."""
+    out = []
+    for what, group, key in SENS_CASES:
+        base = {k: price(k, group, key, costs) for k in [ours] + list(peers)}
+        base = {k: v for k, v in base.items() if v is not None}
+        if ours not in base or len(base) < 2:
+            continue
+        grid = {s: {k: price(k, group, key, vary(costs, *s)) for k in base}
+                for s in sens_settings()}
+        out.append((what, group, key, base, grid))
+    return out
+
+
+def flips(base, grid, ours, peer):
+    """(ours cheaper as configured, the settings at which the order of ours
+    and peer is the other one, named; "insn I, cmpxchg16b X" stands for
+    every pushf cost)."""
+    cheaper = base[ours] < base[peer]
+    bad = {s for s, v in grid.items() if (v[ours] < v[peer]) != cheaper}
+    names = []
+    for i in SENS_INSN:
+        for x in SENS_CX16:
+            fs = [f for f in SENS_PUSHF if (i, x, f) in bad]
+            if len(fs) == len(SENS_PUSHF):
+                names.append(f"insn {i:g}, cmpxchg16b {x:g}")
+            else:
+                names += [f"insn {i:g}, cmpxchg16b {x:g}, pushf {f:g}" for f in fs]
+    return cheaper, len(bad), names
+
+
+def sensitivity_tables(price, ours, peers, costs, label, cycles_table=True):
+    """The sensitivity section, as Markdown lines: with cycles_table, the
+    cycles per operation with one constant changed at a time; then ours
+    against each peer at every setting, and where their order flips."""
+    rows = sensitivity(price, ours, peers, costs)
+    if not rows:
+        return []
+    n = len(sens_settings())
+    out = ["## Sensitivity of the modelled cycles", "",
+           "Three constants of the model are assumed (harness/costmodel.conf): the cycles an "
+           "instruction (" + ", ".join(f"{i:g}" for i in SENS_INSN) + "; a Haswell issues up "
+           "to four instructions a cycle), the cycles a cmpxchg16b costs in all at one cycle an "
+           "instruction (" + ", ".join(f"{x:g}" for x in SENS_CX16) + "; with LOCK never less "
+           "than another locked instruction) and the extra cycles of a pushf (" +
+           ", ".join(f"{f:g}" for f in SENS_PUSHF) + f").  The {n} combinations, the other "
+           "constants as configured, price the same counts; an order of ours and a peer that "
+           "changes among them is not a conclusion of the model.", ""]
+    if cycles_table:
+        one = [("as configured", {})] + \
+            [(f"insn {i:g}", {"insn": i}) for i in SENS_INSN if i != costs["insn"]] + \
+            [(f"cmpxchg16b {x:g}", {"cx16": x}) for x in SENS_CX16 if x != costs["cx16"] + 1] + \
+            [(f"pushf {f:g}", {"pushf": f}) for f in SENS_PUSHF if f != costs["pushf"]]
+        out += ["Modelled cycles per operation, one constant changed at a time:", "",
+                "| case | kernel | " + " | ".join(name for name, _ in one) + " |",
+                "|" + " --- |" * (len(one) + 2)]
+        for what, group, key, base, _ in rows:
+            for k in base:
+                out.append(f"| {what} | {label(k)} | " + " | ".join(
+                    fmt(price(k, group, key, vary(costs, **kw))) for _, kw in one) + " |")
+        out.append("")
+    out += [f"Ours against each peer over the {n} settings: the ratio of modelled cycles as "
+            "configured, its lowest and highest, and the settings at which the order flips.", "",
+            "| case | peer | ours / peer | lowest – highest | order |",
+            "| --- | --- | --- | --- | --- |"]
+    for what, group, key, base, grid in rows:
+        for k in base:
+            if k == ours:
+                continue
+            r = [v[ours] / v[k] for v in grid.values()]
+            cheaper, nbad, names = flips(base, grid, ours, k)
+            order = ("ours cheaper" if cheaper else "ours dearer") + (
+                f" at all {n}" if not nbad else
+                f"; {'dearer' if cheaper else 'cheaper'} at {nbad} of {n}: " + "; ".join(names))
+            out.append(f"| {what} | {label(k)} | {base[ours] / base[k]:.3f} | "
+                       f"{min(r):.3f} – {max(r):.3f} | {order} |")
+    out.append("")
+    return out
+
+
+def dd_note(costs, ghz, counts):
+    """What the dd tables say, and why they give no share of dd time:
+    counts per 4 KiB page of the kernels that have them."""
+    ns = costs["dram"] / ghz if ghz else None
+    l3m = statistics.median(c["l3m"] for c in counts)
+    cyc = statistics.median(cycles(c, costs) for c in counts)
+    mbs = 4096 * ghz * 1e9 / cyc / 1e6 if ghz else None
+    return ("Per 4 KiB page written, counted: instructions, vmemmap accesses, the distinct "
+            "struct page lines touched (each line once per run) and the misses at each level.  "
+            "Modelled, the last column: each of those struct page lines priced at the DRAM "
+            f"latency, {costs['dram']:g} cycles" +
+            (f", {ns:.0f} ns at {ghz:.1f} GHz" if ns else "") +
+            " (assumed: a line not used since boot misses every level in a run that streams "
+            "many times the 8 MiB L3; the plugin counts lines, not their misses), a sum of "
+            "latencies, not a time: a CPU overlaps misses, the model does not.  The dd itself "
+            f"is not priced: the model charges each of the about {l3m:,.0f} L3 misses of a page "
+            "(the copy and the clearing of its data) the full DRAM latency, with no prefetcher "
+            f"and no bandwidth limit, {cyc:,.0f} cycles a page" +
+            (f", {mbs:,.0f} MB/s" if mbs else "") + ", far below what a dd to ramfs "
+            "streams at, so it gives no share of dd time.")
+
+
 class Symbols:
     """Function names from a System.map, by address."""
     def __init__(self, path):
@@ -369,6 +519,59 @@ def fwd_all(m, costs):
     return {v: fwd_figures(m, v, costs) for k in FWD_KERNELS for v in (k, k + "+nomerge")}
 
 
+def model_price(m):
+    """sensitivity()'s price function over this run's counts (pass 1)."""
+    def price(k, group, key, costs):
+        if group == "fwd":
+            f = fwd_figures(m, k, costs)
+            return f[1] if f else None
+        c = m.get(k, group, key)
+        return cycles(c, costs) if c else None
+    return price
+
+
+def fwd_modes(m, p, costs, pps):
+    """fwdnic's modes side by side: what the forwarding table's figures
+    owe to how the module receives and completes."""
+    med = statistics.median
+    modes = [x for x in FWD_MODES if any(fwd_figures(m, k, costs, x) for k in FWD_KERNELS)]
+    if len(modes) < 2:
+        return
+    ks = [k for k in FWD_KERNELS if "+" not in k and any(
+        fwd_figures(m, k, costs, x) for x in modes)]
+    figs = {(k, x): fwd_figures(m, k, costs, x) for k in ks for x in modes}
+    p("Across fwdnic's modes (default boots): instructions per forwarded packet, ours "
+      "against SLUB in instructions and modelled cycles, the frames each TX completion "
+      "freed, and SLUB's calls of the allocator per packet, which say how many of the "
+      "heads go through the bulk calls.")
+    p("")
+    calls = ["kmem_cache_alloc_bulk", "kmem_cache_free_bulk", "kmem_cache_alloc",
+             "kmem_cache_alloc_node", "kmem_cache_free"]
+    p("| mode | " + " | ".join(FWD_LABEL[k] for k in ks) + " | ours − SLUB: insn | cycles | "
+      "frames / completion | " + " | ".join(calls) + " |")
+    p("|" + " --- |" * (len(ks) + 4 + len(calls)))
+    diffs = []
+    for x in modes:
+        o, b = figs.get((OURS, x)), figs.get(("slub", x))
+        d = [o[i] - b[i] for i in (0, 1)] if o and b else None
+        if d:
+            diffs.append(d)
+        batch = pps.get(("batch", x), {}).get("slub")
+        p(f"| {x} | " + " | ".join(fmt(figs[(k, x)][0]) if figs[(k, x)] else "n/a"
+                                  for k in ks) + " | " +
+          (f"{d[0]:+,.1f} | {d[1]:+,.1f}" if d else "n/a | n/a") + " | " +
+          (f"{med(batch):.1f}" if batch else "n/a") + " | " +
+          " | ".join(f"{b[3][c]:.3f}" if b else "n/a" for c in calls) + " |")
+    p("")
+    p("The modes: " + "; ".join(f"{x}, {FWD_MODE_LABEL[x]}" for x in modes) + ".")
+    p("")
+    if diffs:
+        p(f"Ours − SLUB across the {len(modes)} modes: {min(d[0] for d in diffs):+,.1f} to "
+          f"{max(d[0] for d in diffs):+,.1f} instructions, {min(d[1] for d in diffs):+,.1f} to "
+          f"{max(d[1] for d in diffs):+,.1f} modelled cycles per packet.")
+        p("")
+
+
 def forwarding(m, p, costs, pps, figs):
     if not any(figs.values()):
         return
@@ -527,16 +730,19 @@ def report(m, cpu, costs, sources, pps=None):
         dd = [(k, m.get(k, group, key)) for k in KERNELS]
         if not any(c for _, c in dd):
             continue
+        ghz = clock_ghz(cpu)
+        pages = {k: {x: n / 256 for x, n in c.items()} for k, c in dd if c}  # per MiB -> per page
         p(f"## {title}, per 4 KiB page")
         p("")
-        p("| kernel | insn | cycles | vmemmap accesses | struct page lines | L1 misses | L2 misses | L3 misses |")
+        p(dd_note(costs, ghz, list(pages.values())))
+        p("")
+        p("| kernel | insn | vmemmap accesses | struct page lines | L1 misses | L2 misses | L3 misses "
+          "| struct page lines at DRAM latency, ns |")
         p("| --- | --- | --- | --- | --- | --- | --- | --- |")
-        for k, c in dd:
-            if not c:
-                continue
-            q = {x: c[x] / 256 for x in c}     # per MiB -> per 4 KiB page
-            p(f"| {LABEL[k]} | {fmt(q['insn'])} | {fmt(cycles(q, costs))} | {fmt(q['vmm'], 2)} | "
-              f"{fmt(q['vmml'], 3)} | {fmt(q['l1m'], 2)} | {fmt(q['l2m'], 2)} | {fmt(q['l3m'], 2)} |")
+        for k, q in pages.items():
+            ns = q["vmml"] * costs["dram"] / ghz if ghz else None
+            p(f"| {LABEL[k]} | {fmt(q['insn'])} | {fmt(q['vmm'], 2)} | {fmt(q['vmml'], 3)} | "
+              f"{fmt(q['l1m'], 2)} | {fmt(q['l2m'], 2)} | {fmt(q['l3m'], 2)} | {fmt(ns)} |")
         p("")
         functions(m, p, "dave" if group == "dave" else "icount", group, key, 256)
     forwarding(m, p, costs, pps or {}, figs)
@@ -565,6 +771,8 @@ def report(m, cpu, costs, sources, pps=None):
     p("Instructions and modelled cycles disagree on: " + (", ".join(disagree) if disagree
                                                           else "no row") + ".")
     p("")
+    out += sensitivity_tables(model_price(m), OURS,
+                              [k for k in KERNELS if not k.startswith("ours")], costs, LABEL.get)
     if m.problems:
         p("## Errors")
         p("")

@@ -16,8 +16,12 @@ From those alone this script renders
   up to "#results.py end" (harness/series.py drops those two lines).
 Kinds: glance BASE (the table at a glance), cover BASE (a cover letter's
 measured figures), arrays BASE and layout BASE (the figures of the array
-and layout patches' messages), size (the lines the series adds, counted
-in this repo).
+and layout patches' messages), dave BASE (Dave Hansen's dd, for
+docs/experiments.md), sensitivity BASE (what the cost model's
+sensitivity table concludes, for docs/cost-model.md), size (the lines
+the series adds, counted in this repo).  Modelled cycles are the
+committed counts priced with harness/costmodel.conf as it is in the
+tree.
 
 usage: results.py import BASE DIR  take DIR (make bench's output of BASE,
                                    build/bench@6.12) as BASE's committed run
@@ -81,6 +85,28 @@ def bench_report():
 fmt = bench_report().fmt
 
 
+def model_report():
+    """harness/model-report.py, for its cost model: the committed counts
+    are priced with harness/costmodel.conf as it is in the tree."""
+    spec = importlib.util.spec_from_file_location(
+        "model_report", os.path.join(REPO, "harness", "model-report.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+MR = model_report()
+CPU, COSTS, _ = MR.load_costs(os.path.join(REPO, "harness", "costmodel.conf"))
+GHZ = MR.clock_ghz(CPU)
+
+
+def priced(c, costs=COSTS):
+    """The modelled cycles of one row of counts (model.tsv leaves out the
+    counters that are 0)."""
+    return MR.cycles({x: c.get(x, 0.0) for x in ["insn", "l1m", "l2m", "l3m"] + MR.EVENTS},
+                     costs)
+
+
 def read_run(base):
     path = os.path.join(RESULTS, base, "run.conf")
     run = {}
@@ -130,15 +156,21 @@ class Run:
         self.peers = list(self.br.PEERS)
         self.ours = self.br.OURS
 
-    def fwd(self, k, counter="insn"):
-        """Per forwarded packet: the median over every run of pass 1 and 2."""
-        vals = [c.get(counter, 0.0) for (v, _, g, key), c in self.model.items()
+    def fwd(self, k, counter="insn", costs=COSTS):
+        """Per forwarded packet: the median over every run of pass 1 and 2
+        (counter "cycles": priced with costs)."""
+        vals = [priced(c, costs) if counter == "cycles" else c.get(counter, 0.0)
+                for (v, _, g, key), c in self.model.items()
                 if v == k and g == "fwd" and key.split(".")[0] == "fwd"]
         return statistics.median(vals) if vals else None
 
-    def cycles(self, k, group, key):
+    def cycles(self, k, group, key, costs=COSTS):
+        """Modelled cycles per operation, first pass; group "fwd": per
+        packet (model-report.py's sensitivity() calls it so)."""
+        if group == "fwd":
+            return self.fwd(k, "cycles", costs)
         c = self.model.get((k, 1, group, str(key)))
-        return c["cycles"] if c else None
+        return priced(c, costs) if c else None
 
     def rows(self):
         """The glance: (case, unit, {kernel: value}, digits, goal bound,
@@ -229,9 +261,10 @@ def short(run, k):
 def how_measured(run):
     r = run.run
     return (f"`make bench` at {r['commit']} ({r['date']}, `{r['command']}`) on Linux "
-            f"{r['version']}: guest instructions per operation under QEMU `-icount` on one "
-            f"vCPU (exact; two passes), ns as the median of {r['rounds']} interleaved rounds "
-            "of plain TCG on two vCPUs, memory from an 8 GiB guest; ours is the default "
+            f"{r['version']}: guest instructions per operation counted under QEMU `-icount` on "
+            f"one vCPU (exact; two passes), ns as the median of {r['rounds']} interleaved rounds "
+            "of plain TCG on two vCPUs (a timing of QEMU's emulation of atomics and memory, "
+            "not of a CPU), memory counted in an 8 GiB guest; ours is the default "
             "build (array front end, 56-byte `struct page`), the peers upstream's SLUB from "
             "the same tree and config, as shipped and without the aligned `struct page` "
             "(SLUB 56 B)" + (", and SLAB" if "slab" in run.kernels else "") +
@@ -417,9 +450,10 @@ def model_section(run):
              ("UDP datagram over loopback, 64 B", "net", "64x1")]
     head = ["case"] + [short(run, k) for k in run.kernels] + ["ours / best peer"]
     out = ["## Modelled cycles", "",
-           "The icount boots ran under the slabcost plugin; `harness/model-report.py` "
-           "prices its counts with `harness/costmodel.conf` (one cycle an instruction plus "
-           "per-event costs, some of them assumed: [docs/cost-model.md]"
+           "The icount boots ran under the slabcost plugin; its counts are priced with "
+           "`harness/costmodel.conf` as it is in the tree (one cycle an instruction plus "
+           "per-event costs; the instruction, `cmpxchg16b` and `pushf` costs are assumed, and "
+           "the sensitivity table below varies them: [docs/cost-model.md]"
            "(../cost-model.md)).  Modelled cycles per operation, first pass; "
            f"{c.get('modelcal_exact', 0)} of {c.get('modelcal_total', 0)} calibration "
            f"windows counted exactly, {c.get('windows_same', 0)} of "
@@ -447,28 +481,82 @@ def model_section(run):
                          f"{sum(c.get(e, 0) for e in ('pushf', 'popf', 'cli', 'sti')):.2f} / "
                          f"{c.get('l1m', 0):.2f}")
         out.append(f"| {what} | " + " | ".join(cells) + " |")
-    return "\n".join(out) + "\n\n" + experiments_section(run)
+    out += [""] + MR.sensitivity_tables(run.cycles, run.ours, run.peers, COSTS,
+                                       lambda k: short(run, k), cycles_table=False)
+    return "\n".join(out).rstrip("\n") + "\n\n" + experiments_section(run)
+
+
+def dd_pages(run):
+    """Dave Hansen's dd per 4 KiB page written (the windows are per MiB),
+    by kernel, first pass."""
+    out = {}
+    for k in run.kernels:
+        c = run.model.get((k, 1, "dave", "dd"))
+        if c:
+            out[k] = {x: n / 256 for x, n in c.items()}
+    return out
+
+
+def dave_msg(run):
+    """docs/experiments.md's figures of Dave Hansen's dd."""
+    dd = dd_pages(run)
+    a, i = dd.get("ours-aligned"), dd.get("ours-internal")
+    if not a or not i:
+        return f"The committed {run.base} run has no dd of both layouts.\n"
+    ns = COSTS["dram"] / GHZ
+    return (f"On the committed {run.base} run (make bench at {run.run['commit']}), per 4 KiB "
+            f"page written, the 56-byte page touches {i['vmml']:.3f} `struct page` lines and "
+            f"the 64-byte page {a['vmml']:.3f} (counted): {i['vmml'] / a['vmml']:.3f} times "
+            f"as many.  At the model's DRAM latency, {COSTS['dram']:g} cycles or {ns:.0f} ns at "
+            f"{GHZ:.1f} GHz, that is {i['vmml'] * ns:.1f} ns against {a['vmml'] * ns:.1f} ns of "
+            f"latencies a page, {(a['vmml'] - i['vmml']) * ns:.1f} ns less (modelled).\n")
+
+
+def sens_msg(run):
+    """The sensitivity table's conclusion, one paragraph (docs/cost-model.md)."""
+    rows = MR.sensitivity(run.cycles, run.ours, run.peers, COSTS)
+    n = len(MR.sens_settings())
+    steady, flipped = [], []
+    for what, _, _, base, grid in rows:
+        fl = []
+        for k in base:
+            if k == run.ours:
+                continue
+            cheaper, nbad, names = MR.flips(base, grid, run.ours, k)
+            if nbad:
+                fl.append(f"{short(run, k)} is {'cheaper' if cheaper else 'dearer'} than ours "
+                          f"at {nbad} of the {n} ({'; '.join(names)})")
+            elif not cheaper:
+                fl.append(f"{short(run, k)} is cheaper than ours at all {n}")
+        (flipped if fl else steady).append((what, fl))
+    text = (f"On the committed {run.base} run (make bench at {run.run['commit']}), priced at "
+            f"each of the {n} settings, ours is cheaper than every peer at every setting in "
+            f"{len(steady)} of the {len(rows)} single-CPU cases of the sensitivity table")
+    if flipped:
+        text += "; not in " + "; ".join(f"{what.lower()}, where {', and '.join(fl)}"
+                                          for what, fl in flipped)
+    return text + ".\n"
 
 
 def experiments_section(run):
     """Dave Hansen's dd and Jesper Brouer's forwarding, from the model's
     counts (docs/experiments.md says how they are taken)."""
     out = []
-    dd = {k: run.model.get((k, 1, "dave", "dd")) for k in run.kernels}
-    if any(dd.values()):
+    dd = dd_pages(run)
+    if dd:
         out += ["## Dave Hansen's dd, per 4 KiB page", "",
                 "A 4 GiB file written to ramfs with `dd bs=1G` on an 8 GiB guest, one boot "
-                "a kernel under the plugin; per 4 KiB page: instructions, distinct "
-                "`struct page` lines touched and L1 misses (counted), modelled cycles "
-                "(a model with no prefetcher: see docs/experiments.md before reading a speed-up "
-                "into them).", "",
-                "| kernel | instructions | `struct page` lines | L1 misses | modelled cycles |",
+                "a kernel under the plugin; per 4 KiB page written: instructions, L1 misses "
+                "and the distinct `struct page` lines touched (counted), and those lines "
+                "priced at the model's DRAM latency, "
+                f"{COSTS['dram']:g} cycles or {COSTS['dram'] / GHZ:.0f} ns at {GHZ:.1f} GHz "
+                "(modelled: a sum of latencies, not a time).  The model does not price the dd "
+                "itself (docs/experiments.md says why), so no share of dd time is given.", "",
+                "| kernel | instructions | L1 misses | `struct page` lines | their latency, ns |",
                 "| --- | --- | --- | --- | --- |"]
-        for k, c in dd.items():
-            if c:
-                out.append(f"| {short(run, k)} | {c['insn'] / 256:,.1f} | "
-                           f"{c['vmml'] / 256:.3f} | {c['l1m'] / 256:.2f} | "
-                           f"{c['cycles'] / 256:,.0f} |")
+        for k, q in dd.items():
+            out.append(f"| {short(run, k)} | {q['insn']:,.1f} | {q['l1m']:.2f} | "
+                       f"{q['vmml']:.3f} | {q['vmml'] * COSTS['dram'] / GHZ:.1f} |")
         out.append("")
     variants = [(k + s, short(run, k) + label) for k in run.kernels
                 for s, label in (("", ""), ("+freelist", ", freelist front end"))
@@ -516,6 +604,10 @@ class Renderer:
             return cover(run) if run else wrap(
                 f"This posting carries no measured figures for {base}: the repository "
                 "this series comes from has no committed make bench run of this base.") + "\n"
+        if kind == "dave":
+            return dave_msg(run) if run else no_run(base)
+        if kind == "sensitivity":
+            return sens_msg(run) if run else no_run(base)
         if kind in ("arrays", "layout"):
             return (arrays_msg if kind == "arrays" else layout_msg)(run) if run else wrap(
                 "The repository this series comes from has no committed make bench run "
