@@ -34,6 +34,16 @@
 # instruction off in one window, and with a window the guest announced
 # missing from the counts: each must fail, naming what is wrong.
 #
+# The plugin mutants run harness/plugin-test.sh (make check's
+# model:plugin-unit row: the slabcost plugin driven on the host by
+# plugin/slabcost-test.c) on a copy of harness/, first as it is (its row
+# must pass), then with the plugin broken: FIFO replacement instead of
+# LRU, L2 of 4 ways (1024 sets, the same 256 KiB), an access across two
+# lines counted as its first line only, stores dropped at the top of the
+# memory callback, and each call counted at the instruction one byte
+# before the address it names.  The row must turn FAIL, naming the check
+# each breakage fails first.  Seconds each, no kernel.
+#
 # The workload mutant builds harness/guest/udpbench for this host and runs
 # it with -c, as the distribution workload does, over the host's loopback:
 # first as it is (it must pass), then with one byte of one datagram
@@ -79,7 +89,8 @@ kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-coun
 invariant-assert model-cal-miscount model-pass-differs model-window-lost
 objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked
 kmalloc-buckets-ignored kmalloc-caller-lost counters-fixed-unchecked
-counters-untyped results-block-edited results-run-changed results-cover-unsourced"
+counters-untyped results-block-edited results-run-changed results-cover-unsourced
+plugin-fifo plugin-l2-4way plugin-crossing-dropped plugin-stores-dropped plugin-calls-off-by-one"
 mutants=${MUTANTS:-$all}
 mkdir -p "$work"
 
@@ -398,6 +409,54 @@ result() {
 
 for m in $mutants; do
 	case $m in
+	plugin-*)
+		# plugin-test.sh on a copy of harness/: its row green as the
+		# plugin is, red with the plugin broken, on the check named.
+		dir=$work/$m
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		rsync -a "$REPO/harness" "$dir/"
+		f=$dir/harness/plugin/slabcost.c
+		case $m in
+		plugin-fifo)
+			# A hit no longer makes its line the most recently used.
+			e='s/(if \(tag\[w\] == line \+ 1\) \{)\n\t\t\tused\[w\] = \+\+stamp;/$1/'
+			want='lru-order: window 2 l1m=1, expected 0' ;;
+		plugin-l2-4way)
+			e='s/(\.sets = 256 \* 1024 \/ 64 \/ )8, \.ways = 8 \}/${1}4, .ways = 4 }/'
+			want='l2-ways: window 3 l2m=8, expected 0' ;;
+		plugin-crossing-dropped)
+			e='s/line <= \(pa \+ size - 1\) >> LINE_SHIFT;/line <= pa >> LINE_SHIFT;/'
+			want='crossing: window 2 l1m=1, expected 2' ;;
+		plugin-stores-dropped)
+			e='s/(\tif \(!sim_on\)\n\t\treturn;\n)/$1\tif (qemu_plugin_mem_is_store(info))\n\t\treturn;\n/'
+			want='stores: window 1 st=0, expected 512' ;;
+		plugin-calls-off-by-one)
+			e='s/call_at\[c\]\.pc == pc\)/call_at[c].pc == pc + 1)/'
+			want='calls: call 1 kmem_cache_alloc=2, expected 5' ;;
+		*) result FAIL "$m" "unknown mutant $m"; continue ;;
+		esac
+		log "$m: plugin-test.sh on a copy of the plugin, then with the breakage"
+		BUILD=$dir/build-good RESULTS=$dir/good.tsv "$dir/harness/plugin-test.sh" \
+			>"$dir/good.out" 2>&1 || true
+		cp "$f" "$dir/before"
+		perl -0pi -e "$e" "$f"
+		BUILD=$dir/build RESULTS=$dir/bad.tsv "$dir/harness/plugin-test.sh" \
+			>"$dir/bad.out" 2>&1 || true
+		row=$(grep -m1 $'\tmodel:plugin-unit\t' "$dir/bad.tsv" 2>/dev/null | cut -f 1,4)
+		if ! grep -q $'^PASS\tmodel\tmodel:plugin-unit\t' "$dir/good.tsv" 2>/dev/null; then
+			result FAIL "$m" "green run not green: $dir/good.out"
+		elif cmp -s "$f" "$dir/before"; then
+			result FAIL "$m" "mutant edit no longer applies to harness/plugin/slabcost.c"
+		elif [ "${row%%$'\t'*}" != FAIL ]; then
+			result FAIL "$m" "stayed green: ${row:-no row} ($dir/bad.out)"
+		elif [[ $row != *"	$want"* ]]; then
+			result FAIL "$m" "red, but not for $want: ${row#*$'\t'}"
+		else
+			result PASS "$m" "red: model:plugin-unit ${row#*$'\t'}"
+		fi
+		continue
+		;;
 	results-*)
 		# results.py check (make check's docs:results) on a copy of
 		# this tree: green as committed, red with the breakage.

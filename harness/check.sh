@@ -170,6 +170,15 @@ for p in $profiles; do
 			"$(tail -n 1 "$LOGS/fastpath-$p-$fn.txt" | sed 's/^ *=> //')" >>"$results"
 	done
 done
+# The cost model's plugin on the host (plugin-test.sh, make plugin-test):
+# made-up instructions and accesses whose every count follows from the
+# cache geometry and the instruction encodings, no QEMU, no kernel.  PASS
+# only on a positive count of checks and none failed.  Seconds.
+log "model: the slabcost plugin on the host (log: ${LOGS#$REPO/}/plugin-test.log)"
+RESULTS=$results "$REPO/harness/plugin-test.sh" >"$LOGS/plugin-test.log" 2>&1 || true
+grep -q $'\tmodel:plugin-unit\t' "$results" ||
+	printf 'FAIL\tmodel\tmodel:plugin-unit\tplugin-test.sh wrote no row: %s\n' \
+		"$(tail -n 1 "$LOGS/plugin-test.log")" >>"$results"
 # The bench's cost model (harness/plugin/slabcost.c): two icount boots of
 # the series kernel under the plugin, with slab_bench's modelcal windows,
 # whose counts are known exactly, a fastpath case, fork+exec and a dd
