@@ -10,12 +10,16 @@
 # run never boots (a build that failed) fails this script.
 #
 # The bench mutants run harness/bench-report.py on a made-up complete set
-# of figures, first as it is (it must pass), then with one figure taken
-# out, with the calibration out of bounds, with the icount boots of three
-# kernels only and with the memory boots only (each must fail: the last
-# two have every figure they asked for, but leave targets not judged);
-# and with 20% more Slab: on ours than on SLUB, where the Slab: target
-# must read missed.  bench-6.12-kernel-missing: the report of base 6.12
+# of figures in which ours costs 0.75 of every peer, first as it is (it
+# must pass: every target met), then with one figure taken out, with the
+# calibration out of bounds, with the icount boots of three kernels only
+# and with the memory boots only (each must fail: the last two have every
+# figure they asked for, but leave targets not judged); with 20% more
+# Slab: on ours than on SLUB, where the Slab: target must read missed;
+# with ours 1.3 times every peer (a complete run that misses its targets
+# must fail); and with a second icount pass 7% worse on ours, judged with
+# one pass asked for (the second pass's misses must fail the run) and
+# with two (the passes disagree: the run must fail).  bench-6.12-kernel-missing: the report of base 6.12
 # (four kernels, no SLAB; bench-report.py --base 6.12) is green on a
 # complete made-up run of those four and red when SLUB 56 B's boots are
 # missing.
@@ -28,11 +32,16 @@
 # each must fail.
 #
 # The model mutants run harness/model-report.py on made-up plugin counts
-# of two passes of one kernel (a modelcal window, a fastpath window and
-# the shell's null and fork+exec windows), first as they are (it must
-# pass), then with the cold window one L1 miss short, with pass 2 one
-# instruction off in one window, and with a window the guest announced
-# missing from the counts: each must fail, naming what is wrong.
+# of two passes of one kernel (the warm-up window, a fastpath window, the
+# shell's null and fork+exec windows and the 14 modelcal windows), first
+# as they are (it must pass), then with the cold window one L1 miss
+# short, with no modelcal window (a bench_modelcal() that returns at
+# once), with the calls window's kmem_cache_alloc count 0, with a "BENCH:
+# error" line on the console, with an empty console and empty counts,
+# with three accesses of a window simulated at their virtual address
+# (nohw=3), with pass 2 one instruction off in one window, and with a window the
+# guest announced missing from the counts: each must fail, naming what
+# is wrong.
 #
 # The plugin mutants run harness/plugin-test.sh (make check's
 # model:plugin-unit row: the slabcost plugin driven on the host by
@@ -83,10 +92,12 @@ report=$work/report.txt
 results=${RESULTS:-}
 all="fastpath-tid nomerge-list-ignored validate-success sync-file-removed
 selftests-not-installed bench-row-missing bench-calibration bench-incomplete
-bench-memory-only bench-slab-regression bench-6.12-kernel-missing fastpath-pv-irqoff fastpath-helper-irqoff
+bench-memory-only bench-slab-regression bench-6.12-kernel-missing
+bench-target-missed bench-pass2-missed bench-pass-differs fastpath-pv-irqoff fastpath-helper-irqoff
 pair-bitlock-fallback workload-udp-corrupt manifest-skip-numa manifest-skip-config
 kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-count-mismatch engine-report-unmarked
-invariant-assert model-cal-miscount model-pass-differs model-window-lost
+invariant-assert model-cal-miscount model-cal-missing model-calls-off model-guest-error
+model-empty model-nohw model-pass-differs model-window-lost
 objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked
 kmalloc-buckets-ignored kmalloc-caller-lost counters-fixed-unchecked
 counters-untyped results-block-edited results-run-changed results-cover-unsourced
@@ -325,6 +336,9 @@ spec.loader.exec_module(br)
 br.configure_base(sys.argv[4])
 rows = []
 for v in br.KERNELS:
+    # Ours costs 0.75 of every peer wherever a target compares costs,
+    # so that the complete run meets every target: a missed one fails.
+    cost = 75.0 if v.startswith("ours-") else 100.0
     # The cases of every target of the report (bench.sh runs more).
     plan = {"icount": "calib,fast,kmalloc,allocn,bulk,many", "tcg": "remote,mt",
             "mem": "frag", "plain": "calib,fast,kmalloc,bulk"}
@@ -334,12 +348,19 @@ for v in br.KERNELS:
                  for k in ("reserved_kb", "slab_boot_kb", "slab_module_kb", "slab_dd_kb")]
         rows.append((m, v, 1, "dd", 128, 1e8))
         for c in cases.split(","):
-            rows += [(m, v, 1, g, k, 100.0) for g, k in br.CASE_FIGURES.get(c, [])]
+            rows += [(m, v, 1, g, k, cost) for g, k in br.CASE_FIGURES.get(c, [])]
         if "calib" in cases:
             rows.append((m, v, 1, "calib", "ticks_per_insn",
                          1.3 if sys.argv[3] == "calibration" else 1.0))
         if m == "icount":
-            rows += [(m, v, 1, "plan", "forkexec", 200), (m, v, 1, "forkexec", 200, 2e7)]
+            rows += [(m, v, 1, "plan", "forkexec", 200),
+                     (m, v, 1, "forkexec", 200, 2e5 * cost)]
+def worse(r, f):
+    """Row r with ours f times as costly as the peers."""
+    if r[1].startswith("ours-") and r[0] in ("icount", "plain", "tcg") and \
+            r[3] not in ("plan", "calib", "memory"):
+        return r[:5] + (r[5] / 75.0 * 100.0 * f,)
+    return r
 if sys.argv[3] == "missing":
     # A bulk allocation that failed: slab_bench stops the bulk case there.
     rows = [r for r in rows if r[1:5] != ("ours-internal", 1, "bulk", 64)]
@@ -357,38 +378,86 @@ elif sys.argv[3] == "memory-only":
 elif sys.argv[3] == "kernel-missing":
     # KERNELS="ours-aligned slub": every boot of those two is complete.
     rows = [r for r in rows if r[1] != "slub56"]
+elif sys.argv[3] == "target-missed":
+    # A complete run with ours 1.3 times every peer.
+    rows = [worse(r, 1.3) for r in rows]
+elif sys.argv[3] in ("pass2-missed", "pass-differs"):
+    # A second icount pass with ours 7% over every peer (the first as
+    # made up): with --passes 2 the passes disagree; with --passes 1
+    # the second is still judged.
+    rows += [(r[0], r[1], 2) + worse(r, 1.07)[3:] for r in rows if r[0] in ("icount", "plain")]
 with open(sys.argv[2], "w") as f:
     f.writelines("\t".join(str(x) for x in r) + "\n" for r in rows)
 EOF
-	"$REPO/harness/bench-report.py" "$dir/results.tsv" "$dir" --base "$base" --quick 1 --passes 1 \
-		>"$dir/out.txt" 2>&1 || rc=$?
+	"$REPO/harness/bench-report.py" "$dir/results.tsv" "$dir" --base "$base" --quick 1 \
+		--passes "$([ "$1" = pass-differs ] && echo 2 || echo 1)" >"$dir/out.txt" 2>&1 || rc=$?
 	echo "$rc"
 }
 
-# model-report.py on made-up counts: complete, then broken by $1.
+# model-report.py on made-up counts: complete, then broken by $1.  Each
+# pass is a boot as the guest makes it: the warm-up window, a fastpath
+# window, the shell's null and fork+exec windows, then the modelcal
+# windows of model-report.py's MODELCAL_WANT, each counted as expected.
 model_mutant() {
-	local dir=$work/model-$1 rc=0 run cold fast
+	local dir=$work/model-$1 rc=0 run
 	mkdir -p "$dir"
 	: >"$dir/index.tsv"
 	for run in 1 2; do
-		cold="insn=16384 locked=0 cx16l=0 cx16=0 pushf=0 popf=0 cli=0 sti=0 ld=4096 st=0 l1m=4096 l2m=4096 l3m=4096 vmm=0 vmml=0"
-		fast="insn=102042 locked=0 cx16l=0 cx16=0 pushf=0 popf=0 cli=0 sti=0 ld=28013 st=17010 l1m=0 l2m=0 l3m=0 vmm=4000 vmml=1"
-		[ "$1" = cal-miscount ] && cold=${cold/l1m=4096/l1m=4095}
-		[ "$1" = pass-differs ] && [ $run = 2 ] && fast=${fast/insn=102042/insn=102043}
-		{
-			echo "BENCH: slab_bench: modelcal cold window=1 insn=16384 ld=4096 st=0 l1m=4096 l2m=4096 l3m=4096 vmm=0"
-			echo "BENCH: slab_bench: model fast 256 window=2 ops=1000"
-			echo "BENCH: model shell null window=3 ops=1"
-			echo "BENCH: model shell forkexec window=4 ops=200"
-		} >"$dir/console-$run.log"
-		{
-			echo "window 1 $cold"
-			echo "window 2 $fast"
-			[ "$1" = window-lost ] && [ $run = 1 ] ||
-				echo "window 3 insn=3000000 locked=2000 cx16l=0 cx16=0 pushf=300 popf=0 cli=900 sti=800 ld=800000 st=600000 l1m=40000 l2m=19000 l3m=300 vmm=100000 vmml=700"
-			echo "window 4 insn=123000000 locked=402000 cx16l=0 cx16=1600 pushf=60300 popf=0 cli=180900 sti=160800 ld=160800000 st=120600000 l1m=8040000 l2m=3819000 l3m=60300 vmm=20100000 vmml=140700"
-			echo "slabcost: end windows=4 errors=0"
-		} >"$dir/counts-$run.txt"
+		python3 - "$1" "$run" "$dir/console-$run.log" "$dir/counts-$run.txt" <<'EOF'
+import sys
+what, run, console, counts = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+zero = dict.fromkeys("insn locked cx16l cx16 pushf popf cli sti ld st l1m l2m l3m vmm vmml nohw"
+                     .split(), 0)
+def w(**k):
+    return dict(zero, **k)
+ann = [("model warmup", {}, w(insn=900, ld=200, st=100)),
+       ("slab_bench: model fast 256", {"ops": 1000},
+        w(insn=102042 + (what == "pass-differs" and run == 2), ld=28013, st=17010, vmm=4000, vmml=1,
+          nohw=3 * (what == "nohw"))),
+       ("model shell null", {"ops": 1},
+        w(insn=3000000, locked=2000, pushf=300, cli=900, sti=800, ld=800000, st=600000, l1m=40000,
+          l2m=19000, l3m=300, vmm=100000, vmml=700)),
+       ("model shell forkexec", {"ops": 200},
+        w(insn=123000000, locked=402000, cx16=1600, pushf=60300, cli=180900, sti=160800, ld=160800000,
+          st=120600000, l1m=8040000, l2m=3819000, l3m=60300, vmm=20100000, vmml=140700))]
+cal = [("cold", dict(insn=16384, ld=4096, st=0, l1m=4096, l2m=4096, l3m=4096, vmm=0)),
+       ("hot", dict(insn=1024, ld=256, st=0, l1m=0)),
+       ("l2", dict(insn=8192, ld=2048, st=0, l1m=2048, l2m=0)),
+       ("l3", dict(insn=65536, ld=16384, st=0, l1m=16384, l2m=16384, l3m=0)),
+       ("store", dict(insn=1024, ld=0, st=256, l1m=0)),
+       ("storecold", dict(insn=16384, ld=0, st=4096, l1m=4096, l2m=4096, l3m=4096)),
+       ("lock", dict(insn=3000, locked=1000, cx16l=0, cx16=0)),
+       ("xchg", dict(insn=3000, locked=1000, cx16l=0, cx16=0)),
+       ("cx16l", dict(insn=3000, locked=0, cx16l=1000, cx16=0)),
+       ("cx16", dict(insn=3000, locked=0, cx16l=0, cx16=1000)),
+       ("uplock", dict(insn=4000, locked=1000, cx16l=1000, cx16=0)),
+       ("irq", dict(insn=7000, pushf=1000, popf=1000, cli=2000, sti=1000, locked=0)),
+       ("vmemmap", dict(insn=4096, ld=1024, vmm=1024, vmml=897)),
+       ("calls", {"call:kmem_cache_alloc": 100, "call:kmem_cache_free": 100})]
+if what == "cal-missing":
+    cal = []
+for name, exp in cal:
+    got = w(**{k: v for k, v in exp.items() if not k.startswith("call:")})
+    if what == "cal-miscount" and name == "cold":
+        got["l1m"] -= 1
+    ann.append(("slab_bench: modelcal " + name, exp, got))
+con, cnt = [], []
+for i, (label, fields, got) in enumerate(ann, 1):
+    con.append(f"BENCH: {label} window={i} " + " ".join(f"{k}={v}" for k, v in fields.items()))
+    if what == "window-lost" and run == 1 and label == "model shell null":
+        continue
+    cnt.append(f"window {i} " + " ".join(f"{k}={v}" for k, v in got.items()))
+    calls = {"kmem_cache_alloc": 100 * (label.endswith(" calls") and what != "calls-off"),
+             "kmem_cache_free": 100 * label.endswith(" calls")}
+    cnt.append(f"call {i} " + " ".join(f"{k}={v}" for k, v in calls.items()))
+if what == "guest-error":
+    con.append("BENCH: error slab_bench.ko cases=modelcal did not load")
+if what == "empty":
+    con, cnt = [], []
+cnt.append(f"slabcost: end windows={len(cnt) and len(ann)} errors=0 nohw=0")
+open(console, "w").write("\n".join(con) + "\n")
+open(counts, "w").write("\n".join(cnt) + "\n")
+EOF
 		model_index icount ours-internal $run "$dir/console-$run.log" \
 			"$dir/counts-$run.txt" - >>"$dir/index.tsv"
 	done
@@ -607,6 +676,11 @@ for m in $mutants; do
 		what=${m#model-} want=
 		case $what in
 		cal-miscount) want='modelcal cold: l1m=4095 \(expected 4096\)' ;;
+		cal-missing) want='modelcal cold: 0 windows \(expected 1\)' ;;
+		calls-off) want='modelcal calls: call:kmem_cache_alloc=0 \(expected 100\)' ;;
+		guest-error) want='the guest says: BENCH: error' ;;
+		empty) want='no measured window' ;;
+		nohw) want='window 2: nohw=3, not 0' ;;
 		pass-differs) want='window 2 differs between passes: insn 102042 against 102043' ;;
 		window-lost) want='window 3 \(shell null\) has no counts' ;;
 		*) result FAIL "$m" "unknown mutant $m"; continue ;;
@@ -632,6 +706,9 @@ for m in $mutants; do
 		bench-memory-only) what=memory-only ;;
 		bench-slab-regression) what=slab-regression ;;
 		bench-6.12-kernel-missing) what=kernel-missing mbase=6.12 ;;
+		bench-target-missed) what=target-missed ;;
+		bench-pass2-missed) what=pass2-missed ;;
+		bench-pass-differs) what=pass-differs ;;
 		*) result FAIL "$m" "unknown mutant $m"; continue ;;
 		esac
 		log "$m: bench-report.py on a complete made-up run, then with the breakage"
@@ -653,7 +730,7 @@ for m in $mutants; do
 		elif [ "$(bench_mutant "$what" "$mbase")" = 0 ]; then
 			result FAIL "$m" "stayed green: $work/bench-$what-$mbase/out.txt"
 		else
-			result PASS "$m" "red: $(grep -m1 '^error:' "$work/bench-$what-$mbase/out.txt")"
+			result PASS "$m" "red: $(grep -m1 '^error:\|^missed:' "$work/bench-$what-$mbase/out.txt")"
 		fi
 		continue
 		;;

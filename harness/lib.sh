@@ -308,3 +308,23 @@ config_unmet() {
 model_index() {
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@"
 }
+
+# The functions whose calls the slabcost plugin counts per window (its
+# calls= file): the allocator's entry points and the forwarding path's.
+# 6.12's names are counted under 6.1's, which the reports know: the
+# *_noprof entry points (alloc profiling's macros call them) and
+# napi_alloc_skb(), which was __napi_alloc_skb().  slab_bench's modelcal
+# "calls" window checks the counting on kmem_cache_alloc and _free.
+model_calls="kmem_cache_alloc kmem_cache_free kmem_cache_alloc_bulk kmem_cache_free_bulk
+	__kmalloc __kmalloc_node_track_caller kfree napi_consume_skb __napi_alloc_skb ip_forward
+	kmem_cache_alloc_noprof kmem_cache_alloc_bulk_noprof __kmalloc_noprof
+	__kmalloc_node_track_caller_noprof napi_alloc_skb"
+
+# usage: model_calls_file SYSTEM.MAP FILE: write the calls= file of the
+# kernel whose System.map is given.
+model_calls_file() {
+	# shellcheck disable=SC2086
+	awk -v want="$(echo $model_calls)" 'BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) f[w[i]] = 1 }
+		$2 ~ /^[Tt]$/ && ($3 in f) {
+		sub(/_noprof$/, "", $3); sub(/^napi_alloc_skb$/, "__napi_alloc_skb", $3); print $1, $3 }' "$1" >"$2"
+}

@@ -24,11 +24,16 @@ what each window measured and over how many operations ("... window=W
 ops=N"); the counts file has the plugin's counters per window.
 
 Checks, each a failure (exit 1) when it does not hold:
-- every window the guest announced has its counts, and the plugin
-  reported no error;
+- every window the guest announced has its counts, the plugin reported
+  no error, and the console has no error line of the guest ("BENCH:
+  error ...", "slab_bench: error ...", "slab_bench: end ret=" other than
+  0);
+- every boot ends with each modelcal window of MODELCAL_WANT once, and has
+  at least one measured window: a boot that checked or measured nothing
+  fails;
 - the modelcal windows count exactly what their code executes (the
-  "modelcal NAME window=W counter=expected ..." lines): the model sees what
-  it claims to;
+  "modelcal NAME window=W counter=expected ..." lines, "call:FN=N" for
+  the plugin's call counters): the model sees what it claims to;
 - two passes of the same kernel give the same counts in every window,
   the forwarding windows included (their NIC, modules/fwdnic, is guest
   code: no device emulation decides what one NAPI poll finds).
@@ -80,9 +85,17 @@ TARGETS = [
 
 PC_TOP = 40     # the per-instruction lines of a window (slabcost.c)
 # What a modelcal line may state besides the plugin's counters: facts of
-# the boot, printed for the reader, not compared.
+# the boot, printed for the reader, not compared.  "call:FN=N" compares
+# with the plugin's call counters of the window.
 MODELCAL_INFO = {"struct_page"}
+# The modelcal windows every boot under the plugin ends with (the guest
+# runs slab_bench cases=modelcal last): each must be there once, exact.
+MODELCAL_WANT = ("cold", "hot", "l2", "l3", "store", "storecold", "lock", "xchg", "cx16l",
+                 "cx16", "uplock", "irq", "vmemmap", "calls")
 WINDOW_RE = re.compile(r"^BENCH: (?:slab_bench: )?(?:net )?(model|modelcal) (.*?) ?window=(\d+)(.*)$")
+# A line of the guest that says a measure failed: bench.sh's own boots
+# fail on it too.
+ERROR_RE = re.compile(r"^BENCH: (?:error|slab_bench: error)\b|^BENCH: slab_bench: end ret=(?!0\b)")
 
 
 def load_costs(path):
@@ -129,6 +142,14 @@ def parse_counts(path, problems, where, pcs, calls):
         problems.append(f"{where}: the plugin's counts end without its end line")
     elif end.get("errors") != "0":
         problems.append(f"{where}: the plugin reports {end.get('errors')} error(s)")
+    # An access whose physical address QEMU could not give the plugin is
+    # simulated at its virtual address: never silently.
+    elif end.get("nohw") != "0":
+        problems.append(f"{where}: {end.get('nohw', 'an unknown number of')} accesses without "
+                        "a physical address (simulated at their virtual address)")
+    for w, c in windows.items():
+        if c.get("nohw") != 0:
+            problems.append(f"{where}: window {w}: nohw={c.get('nohw')}, not 0")
     return windows
 
 
@@ -142,6 +163,9 @@ def parse_console(path, problems, where):
         problems.append(f"{where}: no console log ({e})")
         return out
     for line in lines:
+        if ERROR_RE.match(line):
+            problems.append(f"{where}: the guest says: {line.strip()}")
+            continue
         m = WINDOW_RE.match(line.rstrip())
         if not m:
             continue
@@ -149,6 +173,9 @@ def parse_console(path, problems, where):
         fields = dict(p.split("=", 1) for p in rest.split() if "=" in p)
         if kind == "modelcal":
             out.append(("modelcal", label, w, fields))
+            continue
+        if label == "warmup":
+            out.append(("warmup", label, w, 0))
             continue
         if label.startswith("shell "):
             group, key = "shell", label.split()[1]
@@ -352,6 +379,7 @@ class Model:
     def __init__(self, index, costs):
         self.costs = costs
         self.problems = []
+        self.missed = []                 # target rows missed on insn or cycles
         self.cal = defaultdict(list)     # variant -> [(pass, name, ok, detail)]
         self.raw = {}                    # (measure, variant, pass) -> {window: counters}
         self.per_op = {}                 # (variant, pass, group, key) -> counters per op
@@ -374,16 +402,28 @@ class Model:
         if len(ann) != len(wins):
             self.problems.append(f"{where}: the guest announced {len(ann)} windows, "
                                  f"the plugin counted {len(wins)}")
+        # Nothing judged is not a pass: the boot's checks, and at least
+        # one window that measures something.
+        cal = [label for kind, label, _, _ in ann if kind == "modelcal"]
+        for name in MODELCAL_WANT:
+            if cal.count(name) != 1:
+                self.problems.append(f"{where}: modelcal {name}: {cal.count(name)} windows "
+                                     "(expected 1)")
+        if not any(kind == "model" for kind, _, _, _ in ann):
+            self.problems.append(f"{where}: no measured window")
         null = null_calls = None
         for kind, label, w, extra in ann:
-            name = label if kind == "modelcal" else " ".join(label)
+            name = label if kind in ("modelcal", "warmup") else " ".join(label)
             if w not in wins:
                 self.problems.append(f"{where}: window {w} ({name}) has no counts")
                 continue
             c = wins[w]
+            if kind == "warmup":
+                continue
             if kind == "modelcal":
-                bad = [f"{k}={c.get(k)} (expected {e})" for k, e in extra.items()
-                       if k not in MODELCAL_INFO and c.get(k) != int(e)]
+                got = dict(c, **{"call:" + k: n for k, n in calls.get(w, {}).items()})
+                bad = [f"{k}={got.get(k)} (expected {e})" for k, e in extra.items()
+                       if k not in MODELCAL_INFO and got.get(k) != int(e)]
                 self.cal[v].append((run, label, not bad, ", ".join(bad)))
                 if bad:
                     self.problems.append(f"{where}: modelcal {label}: " + ", ".join(bad))
@@ -637,6 +677,9 @@ def forwarding(m, p, costs, pps, figs):
                     need, got = ref_slub[i] - ref[i], ref[i] - o[i]
                     p(f"| {FWD_LABEL[k]}{', slab_nomerge' if v != k else ''} | {what} | "
                       f"{need:+,.1f} | {got:+,.1f} | {'yes' if got >= need else '**NO**'} |")
+                    if got < need:
+                        m.missed.append(f"forwarding, {v}, {what}: SLAB − ours {got:+,.1f} "
+                                        f"against SLUB − SLAB {need:+,.1f} per packet")
         p("")
 
 
@@ -659,10 +702,14 @@ def report(m, cpu, costs, sources, pps=None):
         p(f"| {k} | {v:g} | {sources[k]} |")
     p("")
     bad = [(v, r, n, d) for v, lst in m.cal.items() for r, n, ok, d in lst if not ok]
-    p(f"**The model's own checks** (cases=modelcal: 4096 loads of lines no level holds, "
-      f"256 of lines L1 holds, 1000 each of lock incl, xchg, lock cmpxchg16b, cmpxchg16b, "
+    p(f"**The model's own checks**, the last windows of every boot, when the simulated "
+      f"caches have run for the whole boot (cases=modelcal: 4096 loads of lines no level "
+      f"holds, 256 of lines L1 holds, 2048 that only L2 holds, 16384 that only L3 holds, "
+      f"256 stores to lines L1 holds and 4096 to lines no level holds, 1000 each of lock "
+      f"incl, xchg, lock cmpxchg16b, cmpxchg16b, "
       f"DS-prefixed incl and cmpxchg16b (a one-CPU boot's LOCK_PREFIX), "
-      f"pushf/cli/popf/sti, and the first word of 1024 struct pages): {m.cal_exact} of "
+      f"pushf/cli/popf/sti, the first word of 1024 struct pages, and 100 calls each of "
+      f"kmem_cache_alloc and kmem_cache_free): {m.cal_exact} of "
       f"{m.cal_total} windows exact" + ("." if not bad else ": " + "; ".join(
           f"{v} pass {r} {n}: {d}" for v, r, n, d in bad) + "."))
     p("")
@@ -763,6 +810,9 @@ def report(m, cpu, costs, sources, pps=None):
             ri = o["insn"] / min(r["insn"] for r in ref)
             rc = cycles(o, costs) / min(cycles(r, costs) for r in ref)
             oki, okc = ri <= bound, rc <= bound
+            m.missed += [f"{name} {key}: ours / reference {r:.3f} in {what} (bound {bound:g})"
+                         for ok, r, what in ((oki, ri, "instructions"), (okc, rc, "cycles"))
+                         if not ok]
             if oki != okc:
                 disagree.append(f"{name} {key}")
             p(f"| {name} (≤ {bound:g}× {'/'.join(LABEL[k] for k in peers)}) | {key} | {ri:.3f} | "
@@ -828,7 +878,14 @@ def main():
           f"{m.same + m.differ} windows identical between passes")
     for x in m.problems:
         print(f"error: {x}", file=sys.stderr)
-    return 1 if m.problems else 0
+    if m.problems:
+        return 1
+    # A target missed on instructions or on modelled cycles, or the
+    # forwarding target, fails the run too (exit 3: bench.sh tells it
+    # from an error).
+    for x in m.missed:
+        print(f"missed: {x}", file=sys.stderr)
+    return 3 if m.missed else 0
 
 
 if __name__ == "__main__":

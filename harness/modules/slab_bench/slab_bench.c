@@ -45,6 +45,7 @@
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/irqflags.h>
+#include <linux/sizes.h>
 
 static char *mode = "icount";
 module_param(mode, charp, 0444);
@@ -667,14 +668,31 @@ fail:
 
 /*
  * Each window is one asm statement between its markers, run with
- * interrupts off, so that what it executes is known to the instruction:
+ * interrupts off, so that what it executes is known to the instruction.
+ * The guest runs these last in a boot (harness/guest/init), when the
+ * plugin's simulated caches have run for the whole boot, so that the
+ * eviction sweep is itself simulated and "cold" means what it says.  The
+ * lines come from one physically contiguous block of CAL_ORDER, whose
+ * line N falls in set N mod sets of each modelled level:
  *
- *   cold    one load from each of CAL_LINES lines no level holds, after a
- *           sweep of CAL_EVICT_ORDER blocks that puts exactly 32 other lines
- *           into every set of the modelled L3 (16 ways): a miss at every
- *           level per load;
+ *   cold    one load from each of CAL_LINES lines at offset 0, after a
+ *           sweep of CAL_EVICT blocks of CAL_ORDER that puts exactly 32
+ *           other lines into every set of the modelled L3 (16 ways): a
+ *           miss at every level per load;
  *   hot     CAL_HOT lines loaded twice, the second pass measured: they fit
  *           the modelled L1 (4 lines a set of 8 ways), no miss;
+ *   l2      CAL_L2_LINES (128 KiB) at 1 MiB loaded twice, the second pass
+ *           measured: 32 lines a set of the 8-way L1, so every load misses
+ *           L1, and 4 a set of the 8-way L2, so every one hits L2;
+ *   l3      CAL_L3_LINES (1 MiB) at 2 MiB, the same: 32 lines a set of
+ *           the 8-way L2 (every load misses it), 2 a set of the 16-way L3
+ *           (every one hits it);
+ *   store   CAL_HOT lines at 3.5 MiB loaded, then one store to each,
+ *           measured: stores counted as stores, no miss;
+ *   storecold
+ *           one store to each of CAL_LINES lines at 3 MiB, which nothing
+ *           touched since the sweep: a miss at every level per store
+ *           (every level allocates on a write);
  *   lock, xchg, cx16l, cx16, uplock, irq
  *           CAL_OPS of each: lock incl, xchg with memory, lock cmpxchg16b,
  *           cmpxchg16b, "ds incl; ds cmpxchg16b" (a one-CPU boot's
@@ -683,12 +701,18 @@ fail:
  *           interrupt gets in);
  *   vmemmap the first word of each struct page of a 1024-page block: 1024
  *           vmemmap accesses, on as many distinct lines as the layout puts
- *           them (1024 with 64-byte pages, 897 or 896 with 56-byte ones).
+ *           them (1024 with 64-byte pages, 897 or 896 with 56-byte ones);
+ *   calls   CAL_CALLS kmem_cache_alloc() and kmem_cache_free() pairs on a
+ *           cache of the module's: the plugin's call counters (calls=)
+ *           must count each entry point CAL_CALLS times.
  */
 #define CAL_ORDER	10		/* 4 MiB blocks */
 #define CAL_LINES	4096		/* 256 KiB: past the modelled L1 and L2 */
 #define CAL_HOT		256		/* 16 KiB */
+#define CAL_L2_LINES	2048		/* 128 KiB */
+#define CAL_L3_LINES	16384		/* 1 MiB */
 #define CAL_OPS		1000
+#define CAL_CALLS	100
 #define CAL_EVICT	4		/* 16 MiB: twice the modelled L3 */
 
 #define CAL_LOOP(body)	"1:\n\t" body "dec %[n]\n\tjnz 1b\n\t"
@@ -706,6 +730,7 @@ static void modelcal_print(const char *name, const char *fmt, ...)
 }
 
 #define CAL_READ	CAL_LOOP("mov (%[p]), %%rax\n\tadd $64, %[p]\n\t")
+#define CAL_WRITE	CAL_LOOP("mov %%rax, (%[p])\n\tadd $64, %[p]\n\t")
 
 /* Load one word of each of @n lines from @buf on, as a window if @mark. */
 static void cal_read(char *buf, unsigned long n, bool mark)
@@ -721,6 +746,16 @@ static void cal_read(char *buf, unsigned long n, bool mark)
 		     : [p] "+r" (p), [n] "+r" (n) : : "rax", "memory", "cc");
 }
 
+/* Store one word to each of @n lines from @buf on, as a window. */
+static void cal_write(char *buf, unsigned long n)
+{
+	unsigned long p = (unsigned long)buf;
+
+	model_windows++;
+	asm volatile(SLABCOST_BEGIN_ASM CAL_WRITE SLABCOST_END_ASM
+		     : [p] "+r" (p), [n] "+r" (n) : : "rax", "memory", "cc");
+}
+
 static void modelcal_lines(char *buf, struct page **evict)
 {
 	unsigned int i;
@@ -733,6 +768,20 @@ static void modelcal_lines(char *buf, struct page **evict)
 	cal_read(buf, CAL_HOT, false);
 	cal_read(buf, CAL_HOT, true);
 	modelcal_print("hot", "insn=%u ld=%u st=0 l1m=0", 4 * CAL_HOT, CAL_HOT);
+	cal_read(buf + SZ_1M, CAL_L2_LINES, false);
+	cal_read(buf + SZ_1M, CAL_L2_LINES, true);
+	modelcal_print("l2", "insn=%u ld=%u st=0 l1m=%u l2m=0", 4 * CAL_L2_LINES,
+		       CAL_L2_LINES, CAL_L2_LINES);
+	cal_read(buf + SZ_2M, CAL_L3_LINES, false);
+	cal_read(buf + SZ_2M, CAL_L3_LINES, true);
+	modelcal_print("l3", "insn=%u ld=%u st=0 l1m=%u l2m=%u l3m=0", 4 * CAL_L3_LINES,
+		       CAL_L3_LINES, CAL_L3_LINES, CAL_L3_LINES);
+	cal_read(buf + SZ_2M + SZ_1M + SZ_512K, CAL_HOT, false);
+	cal_write(buf + SZ_2M + SZ_1M + SZ_512K, CAL_HOT);
+	modelcal_print("store", "insn=%u ld=0 st=%u l1m=0", 4 * CAL_HOT, CAL_HOT);
+	cal_write(buf + SZ_2M + SZ_1M, CAL_LINES);
+	modelcal_print("storecold", "insn=%u ld=0 st=%u l1m=%u l2m=%u l3m=%u",
+		       4 * CAL_LINES, CAL_LINES, CAL_LINES, CAL_LINES, CAL_LINES);
 }
 
 static void modelcal_events(u64 *pair)
@@ -804,6 +853,49 @@ static void modelcal_vmemmap(struct page *pages)
 		       sizeof(struct page));
 }
 
+/*
+ * CAL_CALLS alloc/free pairs in a window, after one pair outside it has
+ * given the cache a slab: the entry points' first instructions run
+ * CAL_CALLS times each, and nothing else in the window (interrupts off)
+ * calls them.
+ */
+static int modelcal_calls(void)
+{
+	struct kmem_cache *c = kmem_cache_create("slab_bench_cal", 64, 0, 0, NULL);
+	unsigned long flags;
+	unsigned int i;
+	void *obj;
+
+	if (!c)
+		return -ENOMEM;
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	if (!obj) {
+		kmem_cache_destroy(c);
+		return -ENOMEM;
+	}
+	kmem_cache_free(c, obj);
+	local_irq_save(flags);
+	model_windows++;
+	asm volatile(SLABCOST_BEGIN_ASM ::: "memory");
+	for (i = 0; i < CAL_CALLS; i++) {
+		obj = kmem_cache_alloc(c, GFP_ATOMIC);
+		if (!obj)
+			break;
+		kmem_cache_free(c, obj);
+	}
+	asm volatile(SLABCOST_END_ASM ::: "memory");
+	local_irq_restore(flags);
+	kmem_cache_destroy(c);
+	if (i < CAL_CALLS) {
+		pr_err("slab_bench: error: modelcal calls: allocation %u of %u failed\n",
+		       i + 1, CAL_CALLS);
+		return -ENOMEM;
+	}
+	modelcal_print("calls", "call:kmem_cache_alloc=%u call:kmem_cache_free=%u",
+		       CAL_CALLS, CAL_CALLS);
+	return 0;
+}
+
 static int bench_modelcal(void)
 {
 	static u64 pair[2] __aligned(16);
@@ -811,15 +903,18 @@ static int bench_modelcal(void)
 	unsigned long flags;
 	int i, ret = -ENOMEM;
 
+	/* Windows nobody counts would leave the report's checks nothing. */
 	if (!model) {
-		pr_info("slab_bench: modelcal needs model=1, skipped\n");
-		return 0;
+		pr_err("slab_bench: error: cases=modelcal needs model=1\n");
+		return -EINVAL;
 	}
 	pages = alloc_pages(GFP_KERNEL, CAL_ORDER);
 	for (i = 0; i < CAL_EVICT; i++)
 		evict[i] = alloc_pages(GFP_KERNEL, CAL_ORDER);
-	if (!pages || !evict[CAL_EVICT - 1])
+	if (!pages || !evict[CAL_EVICT - 1]) {
+		pr_err("slab_bench: error: modelcal: no order-%d blocks\n", CAL_ORDER);
 		goto out;
+	}
 	local_irq_save(flags);
 	modelcal_lines(page_address(pages), evict);
 	local_irq_restore(flags);
@@ -827,7 +922,7 @@ static int bench_modelcal(void)
 	modelcal_events(pair);
 	modelcal_vmemmap(pages);
 	local_irq_restore(flags);
-	ret = 0;
+	ret = modelcal_calls();
 out:
 	for (i = 0; i < CAL_EVICT; i++)
 		if (evict[i])
@@ -865,8 +960,6 @@ static int __init slab_bench_init(void)
 	objs = vmalloc(ALLOCN_MAX * sizeof(void *));
 	if (!objs)
 		return -ENOMEM;
-	if (!ret && bench_want("modelcal"))
-		ret = bench_modelcal();
 	if (!ret && bench_want("fast"))
 		ret = bench_fast(false);
 	if (!ret && bench_want("kmalloc"))
@@ -886,6 +979,9 @@ static int __init slab_bench_init(void)
 	vfree(objs);
 	if (!ret && bench_want("frag"))
 		ret = bench_frag();
+	/* Last, with the simulated caches warm from everything before. */
+	if (!ret && bench_want("modelcal"))
+		ret = bench_modelcal();
 	pr_info("slab_bench: end ret=%d\n", ret);
 	return ret;
 }
