@@ -3,6 +3,7 @@
 """Turn one guest console log into test results.
 
 usage: parse-results.py VARIANT CONSOLE_LOG BOOT_RC
+       parse-results.py --skips NAME <ROWS
 
 Prints one line per result, tab-separated: STATUS VARIANT TEST DETAIL,
 where STATUS is PASS, FAIL or SKIP.  Results are:
@@ -35,6 +36,10 @@ missing program or suite, a wrong count or a skip it does not list is a
 FAIL.  The count holds whether or not the program printed a plan; only a
 program skipped as a whole ("1..0 # SKIP", judged by the skip rules)
 owes no results.  A SKIP's detail is the manifest's reason.
+
+With --skips, the rows of a check that boots nothing, STATUS TEST
+DETAIL on stdin (check.sh's fastpath rows of profile NAME), go through
+the manifest's skip rules alone: a SKIP it does not list is a FAIL.
 """
 import fnmatch
 import glob
@@ -444,21 +449,27 @@ def variant_line(variant):
 
 def variant_boot(variant):
     """What the variant boots with: (memory nodes, words of its extra
-    command line).  BOOT_NUMA and BOOT_CMDLINE, when set, say it (the
-    columns of the boot); otherwise its line of variants.conf or
-    variants-full.conf does."""
+    command line, vCPUs or None).  BOOT_NUMA, BOOT_CMDLINE and BOOT_VCPUS,
+    when set, say it (the columns of the boot); otherwise its line of
+    variants.conf or variants-full.conf does.  The vCPUs of a boot that
+    sets BOOT_NUMA but not BOOT_VCPUS are its variant line's, or unknown
+    (None: no "vcpus=" term matches it)."""
     if variant in _boots:
         return _boots[variant]
     numa, extra = os.environ.get("BOOT_NUMA"), os.environ.get("BOOT_CMDLINE")
+    vcpus = os.environ.get("BOOT_VCPUS")
+    words = variant_line(variant)
     if numa is None:
-        words = variant_line(variant)
         if words:
             numa, extra = words[4], " ".join(words[5:])
         if numa is None:
             sys.exit("parse-results.py: variant %s is in no variants file, and "
                      "BOOT_NUMA is not set" % variant)
+    if vcpus is None and words:
+        vcpus = words[2]
     nodes = 1 if numa in ("-", "") else int(numa)
-    _boots[variant] = (nodes, (extra or "").split())
+    _boots[variant] = (nodes, (extra or "").split(),
+                       int(vcpus) if vcpus else None)
     return _boots[variant]
 
 
@@ -504,12 +515,15 @@ def variant_base(variant):
 def term_matches(variant, term):
     """One term of a manifest variant list: a glob over the variant's
     name, "nodes=N" (it boots with N memory nodes: numa=fake=N, or 1),
+    "vcpus=N" (it boots with N vCPUs),
     "cmdline:GLOB" (a word of its extra command line matches GLOB), or
     "config:CONFIG_X" (its kernel has CONFIG_X, y or m),
     "config:CONFIG_X=n" (it has not) and "base:V" (its kernel is Linux V,
     V.x or V-x: base:6.12 is 6.12.118, not 6.1)."""
     if term.startswith("nodes="):
         return variant_boot(variant)[0] == int(term[6:])
+    if term.startswith("vcpus="):
+        return variant_boot(variant)[2] == int(term[6:])
     if term.startswith("cmdline:"):
         return any(fnmatch.fnmatchcase(w, term[8:]) for w in variant_boot(variant)[1])
     if term.startswith("config:"):
@@ -534,8 +548,8 @@ def variant_matches(variant, globs):
     return hit
 
 
-def apply_manifest(variant, out, rules):
-    """Fail unexpected skips and missing programs or suites."""
+def judge_skips(variant, out, rules):
+    """A SKIP the manifest lists gets its reason; any other is a FAIL."""
     result = []
     for st, test, detail in out:
         if st != "SKIP":
@@ -549,6 +563,12 @@ def apply_manifest(variant, out, rules):
             result.append(("SKIP", test, reason))
         else:
             result.append(("FAIL", test, "unexpected skip: " + (detail or test)))
+    return result
+
+
+def apply_manifest(variant, out, rules):
+    """Fail unexpected skips and missing programs or suites."""
+    result = judge_skips(variant, out, rules)
     for kind, globs, name, count in rules:
         if kind != "run" or not variant_matches(variant, globs):
             continue
@@ -624,7 +644,38 @@ def check_cases(out):
                             "a case of the suite's source that did not report"))
 
 
+def manifest_rules():
+    return load_manifest(os.environ.get("MANIFEST") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "manifest.conf"))
+
+
+def skips_main(name):
+    """--skips NAME: rows of a check that boots nothing (check.sh's
+    fastpath rows of profile NAME), "STATUS<tab>TEST<tab>DETAIL" on stdin,
+    their SKIPs judged by the manifest's skip rules.  There is no boot:
+    nodes=, vcpus= and cmdline: terms match only what BOOT_NUMA,
+    BOOT_VCPUS and BOOT_CMDLINE say (nothing by default); config: terms
+    read BOOT_CONFIG, the profile's .config."""
+    if not os.environ.get("BOOT_CONFIG"):
+        sys.exit("parse-results.py --skips: BOOT_CONFIG is not set")
+    os.environ.setdefault("BOOT_NUMA", "-")
+    os.environ.setdefault("BOOT_CMDLINE", "")
+    os.environ.setdefault("BOOT_VCPUS", "")
+    out = []
+    for n, line in enumerate(sys.stdin, 1):
+        words = line.rstrip("\n").split("\t")
+        if len(words) != 3 or words[0] not in ("PASS", "FAIL", "SKIP"):
+            sys.exit("parse-results.py --skips: line %d: not STATUS<tab>TEST<tab>DETAIL: %s"
+                     % (n, line.strip()))
+        out.append(tuple(words))
+    for st, test, detail in judge_skips(name, out, manifest_rules()):
+        print("%s\t%s\t%s\t%s" % (st, name, test, detail))
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--skips":
+        skips_main(sys.argv[2])
+        return
     variant, path, rc = sys.argv[1], sys.argv[2], int(sys.argv[3])
     try:
         with open(path, errors="replace") as f:
@@ -641,9 +692,7 @@ def main():
     check_cases(out)
     parse_kselftest(lines, out)
     parse_results(lines, out)
-    manifest = os.environ.get("MANIFEST") or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "manifest.conf")
-    out = apply_manifest(variant, out, load_manifest(manifest))
+    out = apply_manifest(variant, out, manifest_rules())
     for st, test, detail in out:
         print("%s\t%s\t%s\t%s" % (st, variant, test, detail))
 
