@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Drive the test_slab_api module (lib/test_slab_api.c) through its phases:
-# basic, bulk, stress while CPUs go offline and online, and stress with
+# basic, bulk, stress while CPUs go offline and online, the stress
+# caches' array sizes change and failslab fails allocations (each of the
+# three a result of its own, which must have done it at least once or
+# skip where the kernel or the machine cannot), and stress with
 # objects held in "test_slab_api_stress" whose count /proc/slabinfo must
 # show exactly; and names, where caches of every kind are destroyed and
 # created again at once under one name and their /sys/kernel/slab entries
@@ -29,8 +32,9 @@
 #   TSA_OFFLINE_SECONDS  how long a memory block may take to go offline
 #                before the write is interrupted (default 120)
 #   TSA_INJECT   failslab probability in percent for the stress threads
-#                in the middle third of the stress (default 0: none);
-#                needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS
+#                in the middle third of the stress (default 0: none, and
+#                the fault injection result skips); needs CONFIG_FAILSLAB
+#                and CONFIG_FAULT_INJECTION_DEBUG_FS, else it skips too
 
 . "$(dirname "$0")/tap.sh"
 
@@ -47,7 +51,7 @@ INJECT=${TSA_INJECT:-0}
 OFFLINE_SECONDS=${TSA_OFFLINE_SECONDS:-120}
 FAILSLAB=/sys/kernel/debug/failslab
 
-NTESTS=14
+NTESTS=17
 
 echo "TAP version 13"
 
@@ -78,10 +82,16 @@ kmsg_show() {
 }
 
 # load PHASE ARGS...: load the module; true if it loaded and reported
-# no failed check.
+# checks, none of them failed.  NOCHECKS=1: a phase that checks nothing
+# itself (leak, which kmemleak judges) may report none.
 load() {
 	phase=$1
 	shift
+	passed='[1-9][0-9]*'
+	[ -n "${NOCHECKS:-}" ] && passed='[0-9]*'
+	# A shell that keeps an assignment before a function call after it
+	# must not carry this one over to the next load.
+	NOCHECKS=
 	kmsg_start
 	echo "# ${LOADER:+$LOADER }modprobe $MOD phase=$phase $*"
 	# shellcheck disable=SC2086
@@ -93,8 +103,8 @@ load() {
 		return 1
 	fi
 	if ! dmesg | grep "$MOD:" | tail -n +$((kmsg_mark + 1)) |
-	     grep -q "$MOD: $phase: [0-9]* checks passed, 0 failed"; then
-		echo "# no summary line with 0 failed checks"
+	     grep -q "$MOD: $phase: $passed checks passed, 0 failed"; then
+		echo "# no summary line with passed checks and 0 failed"
 		return 1
 	fi
 	return 0
@@ -149,16 +159,23 @@ hotplug_loop() {
 
 # resize_loop STOPFILE: write array sizes to the stress caches'
 # array_size until STOPFILE exists; print how many writes there were to
-# caches with arrays, and how many of them failed.
+# caches with arrays, how many of them failed, and, when there was none,
+# whether a stress cache was seen at all and whether one had arrays.
 resize_loop() {
 	stopfile=$1
 	resizes=0
 	errors=0
+	seen=
 	while [ ! -e "$stopfile" ]; do
 		for n in 4 61 1024 13 125 29; do
 			for f in /sys/kernel/slab/test_slab_api_stress*/array_size; do
 				[ -w "$f" ] || continue
-				[ "$(cat "$f" 2>/dev/null)" = 0 ] && continue
+				size=$(cat "$f" 2>/dev/null)
+				# None: a cache destroyed meanwhile.
+				[ -n "$size" ] || continue
+				seen=${seen:-caches}
+				[ "$size" = 0 ] && continue
+				seen=arrays
 				if echo "$n" >"$f" 2>/dev/null; then
 					resizes=$((resizes + 1))
 				elif [ -e "$f" ]; then
@@ -170,7 +187,12 @@ resize_loop() {
 			[ -e "$stopfile" ] && break
 		done
 	done
-	echo "# array resizes: $resizes, $errors failed writes"
+	case $seen in
+	"") seen="; no stress cache seen" ;;
+	caches) seen="; no stress cache with arrays" ;;
+	*) seen= ;;
+	esac
+	echo "# array resizes: $resizes, $errors failed writes$seen"
 }
 
 # loop_done PID LOG: wait for a background loop and show what it printed.
@@ -195,60 +217,102 @@ else
 	not_ok "$MOD bulk"
 fi
 
-# 3: stress, with CPUs going offline and online meanwhile
+# 3-6: the stress, with CPUs going offline and online, array sizes
+# written and failslab failing allocations meanwhile.  Each of these
+# three is a result of its own, which counts what it did: a part that
+# did nothing fails, or skips where the kernel or the machine cannot do
+# it (one CPU, no failslab, no arrays) or where it was not asked for.
+ncpus=0
+for d in /sys/devices/system/cpu/cpu[0-9]*; do
+	[ -d "$d" ] && ncpus=$((ncpus + 1))
+done
 cpus=$(hotplug_cpus)
 tmpdir=$(mktemp -d 2>/dev/null || echo /tmp/$MOD.$$)
 mkdir -p "$tmpdir"
 stopfile=$tmpdir/stop
 rm -f "$stopfile"
-hp_pid=
-if [ "$HOTPLUG" != 0 ] && [ -n "$cpus" ]; then
+hp_pid='' hp_why='' hp_bad=''
+if [ "$HOTPLUG" = 0 ]; then
+	hp_why="not asked for (TSA_HOTPLUG=0)"
+elif [ "$ncpus" -lt 2 ]; then
+	hp_why="one CPU"
+elif ! ls /sys/devices/system/cpu/cpu[1-9]*/online >/dev/null 2>&1; then
+	hp_why="no online files (no CONFIG_HOTPLUG_CPU)"
+elif [ -z "$cpus" ]; then
+	hp_bad="$ncpus CPUs with online files, but none other than cpu0 online and writable"
+else
 	echo "# toggling CPUs $(echo "$cpus" | tr '\n' ' ')offline/online during the stress"
 	# shellcheck disable=SC2086
 	hotplug_loop "$stopfile" $cpus >"$tmpdir/hotplug.log" 2>&1 &
 	hp_pid=$!
-else
-	echo "# no CPU hotplug during the stress (one CPU, no online files or disabled)"
 fi
-rs_pid=
-if [ "$RESIZE" != 0 ]; then
+rs_pid='' rs_why=''
+if [ "$RESIZE" = 0 ]; then
+	rs_why="not asked for (TSA_RESIZE=0)"
+elif [ ! -w /sys/kernel/slab/kmalloc-64/array_size ]; then
+	rs_why="no writable array_size (no array front end)"
+else
 	resize_loop "$stopfile" >"$tmpdir/resize.log" 2>&1 &
 	rs_pid=$!
 fi
-inject_arg=
-if [ "$INJECT" != 0 ]; then
-	if [ -d $FAILSLAB ]; then
+# failslab counts "times" down by one for each failure it injects: from
+# FAIL_TIMES, what is left says how many it injected.
+FAIL_TIMES=1000000000
+inject_arg='' inject_why='' inject_bad='' times_before=''
+if [ "$INJECT" = 0 ]; then
+	inject_why="not asked for (TSA_INJECT=0)"
+else
+	grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
+		mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	if [ ! -d $FAILSLAB ]; then
+		inject_why="no $FAILSLAB (no CONFIG_FAILSLAB or CONFIG_FAULT_INJECTION_DEBUG_FS)"
+	else
+		times_before=$(cat $FAILSLAB/times)
 		# Only tasks that ask (the stress threads, in the middle third
 		# of the run) see failures.
-		echo Y >$FAILSLAB/task-filter
-		echo N >$FAILSLAB/ignore-gfp-wait
-		echo 1 >$FAILSLAB/interval
-		echo -1 >$FAILSLAB/times
-		echo 0 >$FAILSLAB/verbose
-		echo "$INJECT" >$FAILSLAB/probability
-		inject_arg="inject=1"
-		echo "# failslab: $INJECT% of the stress threads' allocations fail" \
-			"in the middle third"
-	else
-		echo "# TSA_INJECT=$INJECT but no $FAILSLAB: no fault injection"
+		if echo Y >$FAILSLAB/task-filter &&
+		   echo N >$FAILSLAB/ignore-gfp-wait &&
+		   echo 1 >$FAILSLAB/interval &&
+		   echo $FAIL_TIMES >$FAILSLAB/times &&
+		   echo 0 >$FAILSLAB/verbose &&
+		   echo "$INJECT" >$FAILSLAB/probability; then
+			inject_arg="inject=1"
+			echo "# failslab: $INJECT% of the stress threads' allocations fail" \
+				"in the middle third"
+		else
+			inject_bad="a write to $FAILSLAB failed"
+		fi
 	fi
 fi
 # shellcheck disable=SC2086
 # irq=1: hrtimers allocate and free in hardirq and softirq context too.
 load stress seconds="$SECONDS_" ops="$OPS" max_seconds="$MAX_SECONDS" irq=1 $inject_arg
 rc=$?
-[ -n "$inject_arg" ] && echo 0 >$FAILSLAB/probability
-cycles=0
+injected=0
+if [ -n "$inject_arg" ]; then
+	injected=$((FAIL_TIMES - $(cat $FAILSLAB/times)))
+	echo 0 >$FAILSLAB/probability
+	echo "$times_before" >$FAILSLAB/times
+fi
 touch "$stopfile"
 resizes=0
+rs_bad=
 if [ -n "$rs_pid" ]; then
 	loop_done "$rs_pid" "$tmpdir/resize.log"
 	resizes=$(sed -n 's/^# array resizes: \([0-9]*\), .*/\1/p' "$tmpdir/resize.log")
-	if ! grep -q "^# array resizes: [0-9]*, 0 failed" "$tmpdir/resize.log"; then
-		echo "# a write of a good array size failed during the stress"
-		rc=1
+	if grep -q "^# array resizes: 0, 0 failed writes; no stress cache seen" \
+		"$tmpdir/resize.log"; then
+		rs_bad="the loop never saw a stress cache"
+	elif grep -q "^# array resizes: 0, 0 failed writes; no stress cache with arrays" \
+		"$tmpdir/resize.log"; then
+		rs_why="the stress caches have no arrays"
+	elif [ "${resizes:-0}" = 0 ]; then
+		rs_bad="no array size written"
+	elif ! grep -q "^# array resizes: [0-9]*, 0 failed" "$tmpdir/resize.log"; then
+		rs_bad="a write of a good array size failed"
 	fi
 fi
+cycles=0
 if [ -n "$hp_pid" ]; then
 	loop_done "$hp_pid" "$tmpdir/hotplug.log"
 	cycles=$(sed -n 's/^# CPU hotplug: \([0-9]*\) .*/\1/p' "$tmpdir/hotplug.log")
@@ -256,13 +320,10 @@ if [ -n "$hp_pid" ]; then
 	# completed cycle it was not.  A write the kernel refused (a CPU
 	# that would not go or come back) fails it too.
 	if [ "${cycles:-0}" = 0 ]; then
-		echo "# no CPU went offline and online again during the stress"
-		rc=1
-	fi
-	if ! grep -q "^# CPU hotplug: [0-9]* offline/online cycles, 0 failed" \
+		hp_bad="no CPU went offline and online again"
+	elif ! grep -q "^# CPU hotplug: [0-9]* offline/online cycles, 0 failed" \
 		"$tmpdir/hotplug.log"; then
-		echo "# a CPU offline or online write failed during the stress"
-		rc=1
+		hp_bad="a CPU offline or online write failed"
 	fi
 fi
 rm -rf "$tmpdir"
@@ -270,17 +331,50 @@ rm -rf "$tmpdir"
 num='\([0-9]*\)'
 pat=".*stress: $num operations, $num objects, $num CPUs.*, $num failed allocations.*"
 rep='\1 ops, \2 objects, \3 CPUs, \4 failed allocations'
-figures=$(dmesg | grep "$MOD: stress: [0-9]* operations" | tail -n 1 |
-	sed -n "s/$pat/$rep/p")
-figures="${figures:-no figures}, ${cycles:-0} hotplug cycles, ${resizes:-0} array resizes"
+line=$(dmesg | grep "$MOD: stress: [0-9]* operations" | tail -n 1)
+figures=$(echo "$line" | sed -n "s/$pat/$rep/p")
+fails=$(echo "$line" | sed -n "s/$pat/\4/p")
 if [ $rc -eq 0 ]; then
-	ok "$MOD stress: $figures"
+	ok "$MOD stress: ${figures:-no figures}"
 	unload
 else
-	not_ok "$MOD stress: $figures"
+	not_ok "$MOD stress: ${figures:-no figures}"
 fi
 
-# 4-6: objects held in the stress cache after kmem_cache_shrink().  An
+# 4: failslab failed some of the stress threads' allocations, and the
+# stress saw them fail.
+what="$MOD stress fault injection"
+if [ -n "$inject_why" ]; then
+	skip "$what: $inject_why"
+elif [ -n "$inject_bad" ]; then
+	not_ok "$what: $inject_bad"
+elif [ "$injected" -gt 0 ] && [ "${fails:-0}" -gt 0 ]; then
+	ok "$what: failslab failed $injected allocations, the stress saw $fails fail"
+else
+	not_ok "$what: failslab failed $injected allocations, the stress saw ${fails:-no} failures"
+fi
+
+# 5: CPUs went offline and online during the stress.
+what="$MOD stress CPU hotplug"
+if [ -n "$hp_why" ]; then
+	skip "$what: $hp_why"
+elif [ -n "$hp_bad" ]; then
+	not_ok "$what: $hp_bad (${cycles:-0} cycles)"
+else
+	ok "$what: $cycles offline/online cycles"
+fi
+
+# 6: the stress caches' arrays were resized during the stress.
+what="$MOD stress array resizes"
+if [ -n "$rs_why" ]; then
+	skip "$what: $rs_why"
+elif [ -n "$rs_bad" ]; then
+	not_ok "$what: $rs_bad (${resizes:-0} resizes)"
+else
+	ok "$what: $resizes array sizes written"
+fi
+
+# 7-9: objects held in the stress cache after kmem_cache_shrink().  An
 # object KFENCE sampled lives outside the cache's slabs, and slabinfo
 # would miss it: KFENCE samples nothing until they are counted.
 kfence_pause
@@ -313,7 +407,7 @@ else
 fi
 kfence_resume
 
-# 7: names reused at once, by caches of every kind
+# 10: names reused at once, by caches of every kind
 if [ ! -d /sys/kernel/slab ]; then
 	skip "$MOD names: no /sys/kernel/slab (SLAB)"
 elif load names; then
@@ -323,7 +417,7 @@ else
 	not_ok "$MOD names"
 fi
 
-# 8: slabs placed by the memory policy of the allocating task: every
+# 11-12: slabs placed by the memory policy of the allocating task: every
 # object on the bound node, and the objects of an interleaving task
 # spread evenly over its nodes.  Upstream SLUB's slabs for an
 # interleaving task come in runs from one node (lib/test_slab_api.c,
@@ -361,7 +455,7 @@ else
 	fi
 fi
 
-# 9: kmemleak finds objects leaked after a free and a new allocation;
+# 13: kmemleak finds objects leaked after a free and a new allocation;
 # an allocator whose per-cpu caches keep the pointers of objects they
 # handed out would hide them.  16 are leaked, and at least half must be
 # reported: a copy left on some stack may hide a few.
@@ -369,7 +463,7 @@ KMEMLEAK=/sys/kernel/debug/kmemleak
 # Writes other than "clear" fail with EPERM while kmemleak is off.
 if [ ! -w $KMEMLEAK ] || ! echo stack=on >$KMEMLEAK 2>/dev/null; then
 	skip "$MOD leak: kmemleak is off (CONFIG_DEBUG_KMEMLEAK, kmemleak=on)"
-elif echo clear >$KMEMLEAK && load leak; then
+elif echo clear >$KMEMLEAK && NOCHECKS=1 load leak; then
 	addrs=$(dmesg | grep "$MOD: leak: object" | tail -n 16 |
 		sed 's/.*object \(0x\)*//')
 	# kmemleak reports objects only once they are 5 s old.
@@ -394,7 +488,7 @@ else
 	not_ok "$MOD leak"
 fi
 
-# 10: array_size takes a good size at run time and refuses bad ones,
+# 14: array_size takes a good size at run time and refuses bad ones,
 # which leave the size as it was; a cache without arrays refuses any.
 f=/sys/kernel/slab/kmalloc-64/array_size
 if [ ! -w $f ]; then
@@ -422,7 +516,7 @@ else
 	fi
 fi
 
-# 11: reclaim empties the arrays: phase=park frees objects of a cache
+# 15: reclaim empties the arrays: phase=park frees objects of a cache
 # nobody else uses into the allocator's per-cpu caches, and drop_caches,
 # which runs the shrinkers, must give every one back (array_objects 0).
 # The reaper needs one idle interval (2 s) before it would.  A shrinker
@@ -461,7 +555,7 @@ else
 	not_ok "reclaim empties the arrays: phase=park"
 fi
 
-# 12: slabs placed by the cpuset of the allocating task: modprobe runs in
+# 16: slabs placed by the cpuset of the allocating task: modprobe runs in
 # a cgroup whose cpuset.mems is node 1, and every slab of a new cache
 # must come from node 1, as with a bind policy (phase=numa looks at the
 # node of every object).  The kernel takes cpuset.mems as the nodemask
@@ -511,7 +605,7 @@ else
 	cpuset_cleanup
 fi
 
-# 13: a memory block goes offline while the stress allocates and frees,
+# 17: a memory block goes offline while the stress allocates and frees,
 # and comes back online.  Going offline, the engine's memory notifier
 # shrinks every cache while the stress runs.  movablecore= on the
 # command line makes ZONE_MOVABLE blocks, whose pages can all migrate;
