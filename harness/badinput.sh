@@ -6,9 +6,12 @@
 # each kernel reported and whether it kept running, writes the table to
 # build/badinput.md, and fails a case where the series does worse than
 # upstream: dies where upstream survives, stays silent where upstream
-# reports, or hands out corrupt memory where upstream does not; and a
-# case whose misuse never ran ("badinput <case>: start" missing) on
-# either kernel.
+# reports (a crash is no report), or hands out corrupt memory where
+# upstream does not; a case
+# where the series does not give the report the case is there to draw
+# (required below: a double free must bring a double free report naming
+# the cache, not just any warning); and a case whose misuse never ran
+# ("badinput <case>: start" missing) on either kernel.
 #
 # RESULTS=<file> appends one result line per case to that results file
 # (make check-full uses it); CASES='a b' picks cases.  The pristine
@@ -34,18 +37,72 @@ for k in $kernels; do
 	"$REPO/harness/initramfs.sh" "$k"
 done
 
-# outcome LOG CASE: "<survived|died>|<what was reported>|<corruption
-# seen>|<whether the misuse ran>"
+# required CASE MODE: the kind of report (has_kind) the series must give
+# for the misuse, where its checks or upstream's catch it in that mode;
+# nothing where neither allocator checks it (a write after free, a red
+# zone overwrite or an invalid pointer without slub_debug).  The kinds
+# of the two refusing cases are what the module prints of the refusals.
+required() {
+	case $1:$2 in
+	double_free:*) echo double-free ;;
+	invalid_free:FZPU) echo invalid-pointer ;;
+	cross_cache_free:*) echo wrong-cache ;;
+	write_after_free:FZPU | corrupt_freeptr:FZPU) echo poison ;;
+	redzone:FZPU) echo redzone ;;
+	destroy_live:*) echo objects-remaining ;;
+	create_absurd:*) echo refusals ;;
+	kmalloc_sizes:*) echo null-returns ;;
+	esac
+}
+
+# has_kind FILE KIND: whether FILE, the console after the misuse without
+# timestamps, holds a report of KIND naming the cache of the misuse, in
+# the words of either base (6.12's upstream names the overwritten bytes
+# on a line of their own, then the cache: "BUG <cache> (...): Object
+# corrupt").
+has_kind() {
+	local t=$1
+	case $2 in
+	double-free)
+		grep -q -E '^(SLUB tsa_bad: double free of object|BUG tsa_bad \(.*\): (Object already free|Slab has [0-9]+ allocated objects but [0-9]+ are to be freed))' "$t" ;;
+	invalid-pointer)
+		grep -q -E '^BUG tsa_bad \(.*\): Invalid object pointer' "$t" ;;
+	wrong-cache)
+		grep -q -E 'Wrong slab cache\. tsa_bad but object is from tsa_bad_other' "$t" ;;
+	poison)
+		grep -q -E '^BUG tsa_bad \(.*\): Poison overwritten' "$t" ||
+			{ grep -q -E '^\[Poison overwritten\] ' "$t" &&
+			  grep -q -E '^BUG tsa_bad \(.*\): Object corrupt' "$t"; } ;;
+	redzone)
+		grep -q -E '^BUG kmalloc-[^ ]*64 \(.*\): Right Redzone overwritten' "$t" ||
+			{ grep -q -E '^\[Right Redzone overwritten\] ' "$t" &&
+			  grep -q -E '^BUG kmalloc-[^ ]*64 \(.*\): Object corrupt' "$t"; } ;;
+	objects-remaining)
+		grep -q -E '^BUG tsa_bad_live \(.*\): Objects remaining' "$t" ;;
+	refusals)
+		[ "$(grep -c -E 'badinput create_absurd: size (0|4 GiB - 1|2 GiB): refused$' "$t")" = 3 ] ;;
+	null-returns)
+		grep -q -F 'badinput kmalloc_sizes: kmalloc(0) returned ZERO_SIZE_PTR' "$t" &&
+			grep -q -F 'badinput kmalloc_sizes: kmalloc(KMALLOC_MAX_SIZE + 1) returned NULL' "$t" ;;
+	*) return 1 ;;
+	esac
+}
+
+# outcome LOG CASE MODE: "<survived|died>|<what was reported>|<corruption
+# seen>|<whether the misuse ran>|<whether the required report came>"
 outcome() {
 	local clog=$1 c=$2 alive=died report=none corrupt=no ran=no line
+	local want after kind=-
+	after=$LOGS/badinput$(base_suffix)-after.txt
 	# The module's own line, just before the misuse: without it the boot
 	# never got there, and neither "survived" nor "silent" means anything.
 	grep -q "badinput $c: start" "$clog" && ran=yes
 	grep -q "^HARNESS: badinput-alive $c" "$clog" && alive=survived
 	# Only what follows the misuse: the series' boot-time KUnit suites
 	# print reports of their own on purpose.
-	line=$(sed -e '1,/^HARNESS: badinput-begin/d' -e 's/^\[ *[0-9.]*\] //' "$clog" | grep -m1 -E \
-		'^BUG [^ ]+ \(|^kernel BUG at|^BUG: |^general protection fault|^divide error|^invalid opcode|^WARNING:|^SLUB [^ ]+: |^kmem_cache_destroy |^kmem_cache_create|^Oops' || true)
+	sed -e '1,/^HARNESS: badinput-begin/d' -e 's/^\[ *[0-9.]*\] //' "$clog" >"$after"
+	line=$(grep -m1 -E \
+		'^BUG [^ ]+ \(|^kernel BUG at|^BUG: |^general protection fault|^divide error|^invalid opcode|^WARNING:|^SLUB [^ ]+: |^kmem_cache_destroy |^kmem_cache_create|^Oops' "$after" || true)
 	case "$line" in
 	"") ;;
 	"BUG: "*|"general protection fault"*|"divide error"*|"invalid opcode"*|"Oops"*)
@@ -58,14 +115,31 @@ outcome() {
 	# The module marks what can only be corruption: an object handed out
 	# twice, or memory that was never an object.
 	grep -q -E "badinput $c: .*: CORRUPT" "$clog" && corrupt=yes
-	echo "$alive|$report|$corrupt|$ran"
+	want=$(required "$c" "$3")
+	if [ -n "$want" ]; then
+		kind=no
+		has_kind "$after" "$want" && kind=yes
+	fi
+	echo "$alive|$report|$corrupt|$ran|$kind"
+}
+
+# reported REPORT: whether outcome's REPORT is a report of the misuse.  A
+# crash is none: the kernel died of the misuse rather than caught it,
+# which "dies where upstream survives" judges.
+reported() {
+	case $1 in
+	none) return 1 ;;
+	"oops: KASAN:"* | "oops: KFENCE:"*) return 0 ;;
+	oops:*) return 1 ;;
+	esac
+	return 0
 }
 
 results=${RESULTS:-}
 md=$BUILD/badinput$(base_suffix).md
 {
-	echo "| case | slub_debug | upstream SLUB | this series | verdict |"
-	echo "|---|---|---|---|---|"
+	echo "| case | slub_debug | required of the series | upstream SLUB | this series | verdict |"
+	echo "|---|---|---|---|---|---|"
 } >"$md"
 pass=0 fail=0
 for mode in none FZPU; do
@@ -78,16 +152,18 @@ for mode in none FZPU; do
 			log "$c (slub_debug=$mode): booting $k"
 			"$REPO/harness/run-qemu.sh" "$k" "$clog" -u badinput -s 2 \
 				-a "$extra" -t 300 >/dev/null 2>&1 || true
-			got[$k]=$(outcome "$clog" "$c")
+			got[$k]=$(outcome "$clog" "$c" $mode)
 		done
-		IFS='|' read -r ua ur uc un <<<"${got[$up]}"
-		IFS='|' read -r sa sr sc sn <<<"${got[$us]}"
+		IFS='|' read -r ua ur uc un uk <<<"${got[$up]}"
+		IFS='|' read -r sa sr sc sn sk <<<"${got[$us]}"
+		want=$(required "$c" $mode)
 		why=
 		[ "$ua" = survived ] && [ "$sa" != survived ] && why="dies where upstream survives"
-		[ "$ur" != none ] && [ "$sr" = none ] && why="${why:+$why; }silent where upstream reports"
+		reported "$ur" && ! reported "$sr" && why="${why:+$why; }silent where upstream reports"
 		[ "$uc" = no ] && [ "$sc" = yes ] && why="${why:+$why; }corrupts where upstream does not"
 		[ "$un" = yes ] || why="${why:+$why; }the misuse never ran on upstream"
 		[ "$sn" = yes ] || why="${why:+$why; }the misuse never ran on the series"
+		[ "$sk" = no ] && why="${why:+$why; }no $want report on the series"
 		if [ -z "$why" ]; then
 			verdict=ok
 			pass=$((pass + 1))
@@ -95,12 +171,15 @@ for mode in none FZPU; do
 			verdict="worse: $why"
 			fail=$((fail + 1))
 		fi
-		desc() { echo "$1, $2$([ "$3" = yes ] && echo ', corrupt memory handed out')"; }
-		echo "| $c | $mode | $(desc "$ua" "$ur" "$uc") | $(desc "$sa" "$sr" "$sc") | $verdict |" >>"$md"
+		desc() {
+			echo "$1, $2$([ "$3" = yes ] && echo ', corrupt memory handed out')$(
+				[ "$4" = yes ] && echo ", $want report")$([ "$4" = no ] && echo ", no $want report")"
+		}
+		echo "| $c | $mode | ${want:--} | $(desc "$ua" "$ur" "$uc" "$uk") | $(desc "$sa" "$sr" "$sc" "$sk") | $verdict |" >>"$md"
 		if [ -n "$results" ]; then
-			printf '%s\t%s\t%s\t%s\n' "$([ $verdict = ok ] && echo PASS || echo FAIL)" \
+			printf '%s\t%s\t%s\t%s\n' "$([ "$verdict" = ok ] && echo PASS || echo FAIL)" \
 				"badinput" "$c slub_debug=$mode" \
-				"upstream: $(desc "$ua" "$ur" "$uc"); series: $(desc "$sa" "$sr" "$sc")" >>"$results"
+				"upstream: $(desc "$ua" "$ur" "$uc" "$uk"); series: $(desc "$sa" "$sr" "$sc" "$sk")" >>"$results"
 		fi
 		unset got
 	done
