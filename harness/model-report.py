@@ -380,6 +380,7 @@ class Model:
         self.costs = costs
         self.problems = []
         self.missed = []                 # target rows missed on insn or cycles
+        self.judged = 0                  # target rows judged (insn, cycles, forwarding)
         self.cal = defaultdict(list)     # variant -> [(pass, name, ok, detail)]
         self.raw = {}                    # (measure, variant, pass) -> {window: counters}
         self.per_op = {}                 # (variant, pass, group, key) -> counters per op
@@ -677,6 +678,7 @@ def forwarding(m, p, costs, pps, figs):
                     need, got = ref_slub[i] - ref[i], ref[i] - o[i]
                     p(f"| {FWD_LABEL[k]}{', slab_nomerge' if v != k else ''} | {what} | "
                       f"{need:+,.1f} | {got:+,.1f} | {'yes' if got >= need else '**NO**'} |")
+                    m.judged += 1
                     if got < need:
                         m.missed.append(f"forwarding, {v}, {what}: SLAB − ours {got:+,.1f} "
                                         f"against SLUB − SLAB {need:+,.1f} per packet")
@@ -810,6 +812,7 @@ def report(m, cpu, costs, sources, pps=None):
             ri = o["insn"] / min(r["insn"] for r in ref)
             rc = cycles(o, costs) / min(cycles(r, costs) for r in ref)
             oki, okc = ri <= bound, rc <= bound
+            m.judged += 2
             m.missed += [f"{name} {key}: ours / reference {r:.3f} in {what} (bound {bound:g})"
                          for ok, r, what in ((oki, ri, "instructions"), (okc, rc, "cycles"))
                          if not ok]
@@ -856,6 +859,22 @@ def write_tsv(m, costs, path):
             f.write(f"-\t-\tcheck\t-\t{name}\t{value}\n")
 
 
+def verdict(m):
+    """model.md's first lines: the checks, then what was met and not."""
+    if m.problems:
+        return (f"**Verdict: not judged.**  {len(m.problems)} problems with the counts, "
+                "listed under Errors.\n\n")
+    text = (f"**Verdict:** the model's checks hold ({m.cal_exact} of {m.cal_total} modelcal "
+            f"windows exact, {m.same} of {m.same + m.differ} windows identical between passes); ")
+    if not m.judged:
+        return text + "no target judged (the run lacks the kernels a target compares).\n\n"
+    if m.missed:
+        return text + (f"{len(m.missed)} of {m.judged} target rows missed: " +
+                       "; ".join(m.missed) + ".\n\n")
+    return text + (f"all {m.judged} target rows met, on instructions, modelled cycles and "
+                   "forwarding.\n\n")
+
+
 def main():
     tsv = None
     while len(sys.argv) > 1 and sys.argv[1].startswith(("--base=", "--tsv=")):
@@ -870,6 +889,8 @@ def main():
     cpu, costs, sources = load_costs(sys.argv[2])
     m = Model(sys.argv[1], costs)
     text = report(m, cpu, costs, sources, load_fwd_pps(sys.argv[4] if len(sys.argv) == 5 else None))
+    head, rest = text.split("\n", 1)
+    text = head + "\n\n" + verdict(m) + rest.lstrip("\n")
     with open(sys.argv[3], "w") as f:
         f.write(text)
     if tsv:
