@@ -170,7 +170,11 @@ def check_plans(data, plans):
             want.append(("forkexec", int(plan["forkexec"])))
         want += [("net", c) for c in plan.get("net", "").split(",") if c]
         if plan.get("fwd") not in (None, "", "0"):
-            want.append(("fwd", "pps"))
+            # Per mode of fwdnic (bench.sh's FWD_MODES); a run from
+            # before the modes has the one figure.
+            modes = [m for m in plan.get("fwd_modes", "").split(",") if m]
+            want += ([("fwd", f"{k}.{m}") for m in modes for k in ("pps", "batch")]
+                     if modes else [("fwd", "pps")])
         for c in cases:
             want += CASE_FIGURES.get(c, [])
         if "calib" in cases and measure in ICOUNT_MEASURES:

@@ -24,8 +24,12 @@
 #   fwd     Jesper Brouer's IP forwarding, one CPU, one UDP flow (guest/
 #           init, bench_fwd): frames received on one device of modules/
 #           fwdnic, a NIC in guest memory, forwarded out of its other,
-#           the NAPI skb cache and so kmem_cache_alloc_bulk()/_free_bulk()
-#           in the path.  Icount, 1 vCPU and the plugin, ICOUNT_PASSES passes,
+#           in each of FWD_MODES: napi (the NAPI skb cache and so
+#           kmem_cache_alloc_bulk()/_free_bulk() in the path, the TX
+#           completion moderated), napi-k1 (completed after every
+#           receive poll), nobulk (netdev_alloc_skb(), no bulk API) and
+#           pages (napi_build_skb() over recycled pages).  Icount, 1
+#           vCPU and the plugin, ICOUNT_PASSES passes,
 #           with the calls of the allocator's entry points counted; the
 #           kernels, ours also with slub_frontend=freelist, each with and
 #           without slab_nomerge.
@@ -48,8 +52,9 @@
 #           hold in both configurations.  CONFIGS=hardened leaves them out.
 #
 # QUICK=1: one icount pass, 3 TCG rounds of the five kernels without the
-# strategies and slab_nomerge (fwd keeps its variants).  ROUNDS=,
-# ICOUNT_PASSES= and FWD_ROUNDS= override.
+# strategies and slab_nomerge (fwd keeps its variants, in the modes napi
+# and nobulk).  ROUNDS=, ICOUNT_PASSES=, FWD_ROUNDS= and FWD_MODES= (a
+# comma list) override.
 # KERNELS="ours-internal slub ..." boots only those (the report then says
 # which targets it could not judge, and fails).  MEASURES="fwd fwdtcg"
 # runs only those of the measures above (icount tcg dave fwd fwdtcg mem
@@ -115,8 +120,12 @@ net_cases=64x1,64x32,1400x1,1400x32
 net="harness.bench_net=$net_cases harness.bench_net_packets=512 harness.bench_net_reps=7"
 mem_dd_mib=1024		# the 8 GiB guest
 dave_mib=4096		# Dave's dd, the 8 GiB guest
-# IP forwarding: packets per run, runs per boot (after a warm-up run).
-fwd="harness.bench_fwd=16384 harness.bench_fwd_reps=3"
+# IP forwarding: packets per run, runs per boot (after a warm-up run),
+# per mode (harness/guest/init, bench_fwd).  A mode adds about 12 s to an
+# icount boot under the plugin (four modes 54 s, one 17 s, on a loaded
+# host); a TCG boot of the four takes 5 s.
+fwd_modes=${FWD_MODES:-$([ $quick = 1 ] && echo napi,nobulk || echo napi,napi-k1,nobulk,pages)}
+fwd="harness.bench_fwd=16384 harness.bench_fwd_reps=3 harness.bench_fwd_modes=$fwd_modes"
 fwd_rounds=${FWD_ROUNDS:-$([ $quick = 1 ] && echo 3 || echo 5)}
 
 "$REPO/harness/deps.sh"
@@ -151,6 +160,8 @@ bench_boot() {
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_net=\([^ ]*\).*/\1/p')" >>"$res"
 	printf '%s\t%s\t%s\tplan\tfwd\t%s\n' "$measure" "$variant" "$run" \
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_fwd=\([0-9]*\).*/\1/p')" >>"$res"
+	printf '%s\t%s\t%s\tplan\tfwd_modes\t%s\n' "$measure" "$variant" "$run" \
+		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_fwd_modes=\([^ ]*\).*/\1/p')" >>"$res"
 	# The report states how many datagrams and runs a figure is of.
 	printf '%s\t%s\t%s\tplan\tnet_packets\t%s\n' "$measure" "$variant" "$run" \
 		"$(echo "$cmdline" | sed -n 's/.*harness\.bench_net_packets=\([0-9]*\).*/\1/p')" >>"$res"
@@ -185,7 +196,7 @@ bench_boot() {
 		-e 's/^BENCH: forkexec n=\([0-9]*\) ns=\([0-9]*\)$/forkexec\t\1\t\2/p' \
 		-e 's/^BENCH: frag bench_frag_\([0-9]*\) .* pages=\([0-9]*\)$/frag\t\1\t\2/p' \
 		-e 's/^BENCH: net \([0-9]*x[0-9]*\) .* per_packet=\([0-9.]*\)$/net\t\1\t\2/p' \
-		-e 's/^BENCH: fwd pps=\([0-9]*\) .*/fwd\tpps\t\1/p' \
+		-e 's/^BENCH: fwd mode=\([a-z0-9-]*\) pps=\([0-9]*\) .* per_completion=\([0-9.]*\)$/fwd\tpps.\1\t\2\nfwd\tbatch.\1\t\3/p' \
 		-e 's/^BENCH: slabcache \([^ ]*\) \([0-9]*\)$/slabcache\t\1\t\2/p' \
 		"$clog")
 	if grep -q '^BENCH: error\|slab_bench: end ret=[^0]' "$clog"; then

@@ -318,7 +318,8 @@ model_index() {
 model_calls="kmem_cache_alloc kmem_cache_free kmem_cache_alloc_bulk kmem_cache_free_bulk
 	__kmalloc __kmalloc_node_track_caller kfree napi_consume_skb __napi_alloc_skb ip_forward
 	kmem_cache_alloc_noprof kmem_cache_alloc_bulk_noprof __kmalloc_noprof
-	__kmalloc_node_track_caller_noprof napi_alloc_skb"
+	__kmalloc_node_track_caller_noprof napi_alloc_skb
+	kmem_cache_alloc_node kmem_cache_alloc_node_noprof"
 
 # usage: model_calls_file SYSTEM.MAP FILE: write the calls= file of the
 # kernel whose System.map is given.

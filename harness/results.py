@@ -122,6 +122,23 @@ def read_run(base):
     return run
 
 
+# fwdnic's modes, as model-report.py names them: the first a run has is
+# its headline one; a window "fwd.RUN", from before the modes, is napi-k1's.
+FWD_MODES = ["napi", "napi-k1", "nobulk", "pages"]
+FWD_MODE_LABEL = {"napi": "`napi_alloc_skb()`, TX completion moderated",
+                  "napi-k1": "`napi_alloc_skb()`, TX completion after every receive poll",
+                  "nobulk": "`netdev_alloc_skb()` and `dev_consume_skb_any()`, no bulk API",
+                  "pages": "`napi_build_skb()` over recycled half pages"}
+
+
+def fwd_mode(key):
+    """The mode of a forwarding window's key, or None for another window."""
+    parts = key.split(".")
+    if parts[0] != "fwd":
+        return None
+    return parts[1] if len(parts) == 3 else "napi-k1"
+
+
 def read_model(base):
     """(variant, pass, group, key) -> {counter: value}; checks -> value."""
     per_op, checks = {}, {}
@@ -156,12 +173,24 @@ class Run:
         self.peers = list(self.br.PEERS)
         self.ours = self.br.OURS
 
-    def fwd(self, k, counter="insn", costs=COSTS):
-        """Per forwarded packet: the median over every run of pass 1 and 2
-        (counter "cycles": priced with costs)."""
+    def fwd_modes(self):
+        """fwdnic's modes the run has, headline first."""
+        have = {fwd_mode(key) for (_, _, g, key) in self.model if g == "fwd"}
+        return [m for m in FWD_MODES if m in have]
+
+    def fwd(self, k, counter="insn", costs=COSTS, mode=None):
+        """Per forwarded packet in MODE (default the headline one): the
+        median over every run of pass 1 and 2 (counter "cycles": priced
+        with costs)."""
+        mode = mode or (self.fwd_modes() or [None])[0]
         vals = [priced(c, costs) if counter == "cycles" else c.get(counter, 0.0)
                 for (v, _, g, key), c in self.model.items()
-                if v == k and g == "fwd" and key.split(".")[0] == "fwd"]
+                if v == k and g == "fwd" and fwd_mode(key) == mode]
+        return statistics.median(vals) if vals else None
+
+    def fwd_batch(self, k, mode):
+        """Frames per TX completion of the icount boots of k in MODE."""
+        vals = [v for _, v in self.b.data.get(("fwd", k, "fwd", f"batch.{mode}"), [])]
         return statistics.median(vals) if vals else None
 
     def cycles(self, k, group, key, costs=COSTS):
@@ -572,17 +601,65 @@ def experiments_section(run):
                       "kmem_cache_free")]
             rows.append(f"| {label}{nlabel} | {i:,.1f} | {fmt(run.fwd(v + nm, 'cycles'), 1)} | "
                         + " | ".join(fmt(c, 3) for c in calls) + " |")
+    modes = run.fwd_modes()
     if rows:
         out += ["## IP forwarding, per packet", "",
                 "60-byte UDP frames forwarded between the two devices of "
                 "`harness/modules/fwdnic` on one vCPU under `-icount` and the plugin "
                 "(docs/experiments.md): instructions (counted) and modelled cycles per packet, "
                 "the median of every run of both passes, and the calls of the allocator's "
-                "entry points per packet (counted).", "",
+                "entry points per packet (counted)." +
+                (f"  The module's mode {modes[0]}: {FWD_MODE_LABEL[modes[0]]}; the modes are "
+                 "compared below." if len(modes) > 1 else ""), "",
                 "| kernel | instructions | modelled cycles | `alloc_bulk` calls | "
                 "`free_bulk` calls | `kmem_cache_alloc` calls | `kmem_cache_free` calls |",
                 "| --- | --- | --- | --- | --- | --- | --- |"] + rows + [""]
+    if rows and len(modes) > 1:
+        out += fwd_modes_section(run, modes)
     return "\n".join(out) + ("\n" if out else "")
+
+
+def fwd_modes_section(run, modes):
+    """The forwarding figures of each of fwdnic's modes: how much of the
+    table above the module's way of receiving and completing decides."""
+    calls = ("kmem_cache_alloc_bulk", "kmem_cache_free_bulk", "kmem_cache_alloc",
+             "kmem_cache_alloc_node", "__kmalloc_node_track_caller", "kmem_cache_free", "kfree")
+    out = ["### IP forwarding, by the module's mode", "",
+           "The same boots in each mode of `harness/modules/fwdnic`: instructions per packet "
+           "(counted), ours against SLUB in instructions (counted) and modelled cycles, the "
+           "frames each TX completion freed, and SLUB's allocator calls per packet "
+           "(`alloc_bulk` / `free_bulk` / `kmem_cache_alloc` / `_alloc_node` / `kmalloc` / "
+           "`kmem_cache_free` / `kfree`, counted), which say how many heads go through the bulk "
+           "calls.  "
+           "What the module leaves out of a real driver's path (assumed to matter, not "
+           "measured): DMA mapping, descriptor rings in device memory and their doorbells, "
+           "the interrupt and its moderation timer, the device's and the wire's own time (so "
+           "the allocator's share of a packet is larger here than on hardware), page_pool's "
+           "recycling caches and statistics, XDP, and completions on another CPU.",
+           "",
+           "| mode | " + " | ".join(short(run, k) for k in run.kernels) +
+           " | ours − SLUB | in cycles | frames / completion | SLUB's calls |",
+           "|" + " --- |" * (len(run.kernels) + 5)]
+    diffs = []
+    for m in modes:
+        o, s = run.fwd(run.ours, mode=m), run.fwd("slub", mode=m)
+        oc, sc = run.fwd(run.ours, "cycles", mode=m), run.fwd("slub", "cycles", mode=m)
+        d = (o - s, oc - sc) if None not in (o, s, oc, sc) else None
+        if d:
+            diffs.append(d)
+        sl = [run.fwd("slub", f"call:{fn}", mode=m) for fn in calls]
+        out.append(f"| {FWD_MODE_LABEL[m]} | " +
+                   " | ".join(fmt(run.fwd(k, mode=m), 1) for k in run.kernels) + " | " +
+                   (f"{d[0]:+,.1f} | {d[1]:+,.1f}" if d else "n/a | n/a") + " | " +
+                   fmt(run.fwd_batch("slub", m), 1) + " | " +
+                   " / ".join(fmt(c, 3) for c in sl) + " |")
+    out.append("")
+    if diffs:
+        out += [f"Ours − SLUB across the {len(modes)} modes: "
+                f"{min(d[0] for d in diffs):+,.1f} to {max(d[0] for d in diffs):+,.1f} "
+                f"instructions, {min(d[1] for d in diffs):+,.1f} to "
+                f"{max(d[1] for d in diffs):+,.1f} modelled cycles per packet.", ""]
+    return out
 
 
 class Renderer:
