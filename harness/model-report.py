@@ -510,30 +510,60 @@ FWD_KERNELS = ["slub", "slab", "slub56", "ours-aligned", "ours-internal",
 FWD_LABEL = dict(LABEL, **{"ours-aligned+freelist": "ours aligned, freelist front end",
                            "ours-internal+freelist": "ours internal, freelist front end"})
 FWD_CALLS = ["ip_forward", "__napi_alloc_skb", "kmem_cache_alloc_bulk", "kmem_cache_free_bulk",
-             "kmem_cache_alloc", "kmem_cache_free", "napi_consume_skb", "__kmalloc_node_track_caller",
-             "kfree"]
+             "kmem_cache_alloc", "kmem_cache_alloc_node", "kmem_cache_free", "napi_consume_skb",
+             "__kmalloc_node_track_caller", "kfree"]
+# fwdnic's modes (harness/guest/init, bench_fwd), the first a run has the
+# headline one: the forwarding table and its target are that mode's.  A
+# window "fwd.RUN", from before the modes, is napi-k1's.
+FWD_MODES = ["napi", "napi-k1", "nobulk", "pages"]
+FWD_MODE_LABEL = {"napi": "napi_alloc_skb(), moderated TX completion",
+                  "napi-k1": "napi_alloc_skb(), TX completion after every receive poll",
+                  "nobulk": "netdev_alloc_skb() and dev_consume_skb_any(), no bulk API",
+                  "pages": "napi_build_skb() over recycled half pages"}
+
+
+def fwd_mode(key):
+    """The mode of a forwarding window's key, or None for another window."""
+    parts = key.split(".")
+    if parts[0] != "fwd":
+        return None
+    return parts[1] if len(parts) == 3 else "napi-k1"
+
+
+def fwd_headline(m):
+    """The headline mode of a run: the first of FWD_MODES it has."""
+    have = {fwd_mode(key) for (_, _, group, key) in m.per_op if group == "fwd"}
+    return next((x for x in FWD_MODES if x in have), FWD_MODES[0])
 
 
 def load_fwd_pps(path):
-    """variant -> [packets per second of each fwdtcg boot] (bench.sh's rows)."""
-    pps = defaultdict(list)
+    """(what, mode) -> variant -> [one value a boot]: the packets per second
+    of the fwdtcg boots (what "pps") and the frames per TX completion of
+    the fwd boots ("batch"), bench.sh's rows "fwd pps.MODE" and
+    "fwd batch.MODE" (a run from before the modes: "fwd pps", napi-k1)."""
+    pps = defaultdict(lambda: defaultdict(list))
     if not path:
         return pps
     with open(path) as f:
         for line in f:
             parts = line.rstrip("\n").split("\t")
-            if len(parts) == 6 and parts[0] == "fwdtcg" and parts[3:5] == ["fwd", "pps"]:
-                pps[parts[1]].append(float(parts[5]))
+            if len(parts) != 6 or parts[3] != "fwd":
+                continue
+            what, _, mode = parts[4].partition(".")
+            if (what, parts[0]) in (("pps", "fwdtcg"), ("batch", "fwd")):
+                pps[(what, mode or "napi-k1")][parts[1]].append(float(parts[5]))
     return pps
 
 
-def fwd_figures(m, v, costs):
-    """Per forwarded packet, (insn, cycles, spread of the runs' insn, calls,
-    events): the median over the boot's runs and passes, the shell's null
-    window taken off each; None without windows."""
+def fwd_figures(m, v, costs, mode=None):
+    """Per forwarded packet in MODE (default the headline one), (insn,
+    cycles, spread of the runs' insn, calls, events): the median over the
+    boot's runs and passes, the shell's null window taken off each; None
+    without windows."""
+    mode = mode or fwd_headline(m)
     runs = [(c, m.calls.get((var, run, group, key), {}))
             for (var, run, group, key), c in m.per_op.items()
-            if var == v and group == "fwd" and key.split(".")[0] == "fwd"]
+            if var == v and group == "fwd" and fwd_mode(key) == mode]
     if not runs:
         return None
     med = statistics.median
@@ -584,10 +614,12 @@ def fwd_modes(m, p, costs, pps):
     p("Across fwdnic's modes (default boots): instructions per forwarded packet, ours "
       "against SLUB in instructions and modelled cycles, the frames each TX completion "
       "freed, and SLUB's calls of the allocator per packet, which say how many of the "
-      "heads go through the bulk calls.")
+      "heads go through the bulk calls.  Not in the module's path (harness/modules/fwdnic "
+      "says): DMA mapping, descriptor rings in device memory, the interrupt, device and "
+      "wire time, page_pool, XDP, completions on another CPU.")
     p("")
     calls = ["kmem_cache_alloc_bulk", "kmem_cache_free_bulk", "kmem_cache_alloc",
-             "kmem_cache_alloc_node", "kmem_cache_free"]
+             "kmem_cache_alloc_node", "__kmalloc_node_track_caller", "kmem_cache_free", "kfree"]
     p("| mode | " + " | ".join(FWD_LABEL[k] for k in ks) + " | ours − SLUB: insn | cycles | "
       "frames / completion | " + " | ".join(calls) + " |")
     p("|" + " --- |" * (len(ks) + 4 + len(calls)))
@@ -617,11 +649,13 @@ def forwarding(m, p, costs, pps, figs):
     if not any(figs.values()):
         return
     med = statistics.median
+    mode = fwd_headline(m)
     p("## Jesper Brouer's IP forwarding, one CPU, one UDP flow")
     p("")
     p("fwdrx, a NIC in guest memory (harness/modules/fwdnic), receives 60-byte UDP frames "
-      "(64 on the wire) through its NAPI poll, each an skb from napi_alloc_skb(); the IP stack "
-      "forwards them out of fwdtx, whose TX completion NAPI frees them with napi_consume_skb(). "
+      "(64 on the wire) through its NAPI poll; the IP stack forwards them out of fwdtx, whose "
+      "TX completion NAPI frees them.  This table is fwdnic's mode "
+      f"{mode}: {FWD_MODE_LABEL[mode]}; the modes are compared below it. "
       "Per forwarded packet: the icount instructions and modelled cycles of the whole path "
       "(the driver's receive, the stack, the TX completion), medians of every run of the "
       "passes, the shell's null window taken off each; the TCG packets per second, median "
@@ -629,7 +663,8 @@ def forwarding(m, p, costs, pps, figs):
       "table: each allocator against SLUB.")
     p("")
     base = figs.get("slub")
-    base_pps = med(pps["slub"]) if pps.get("slub") else None
+    tcg = pps.get(("pps", mode), {})
+    base_pps = med(tcg["slub"]) if tcg.get("slub") else None
     p("| allocator | insn / packet | cycles / packet | spread of runs | TCG pps | "
       "vs SLUB: insn | cycles | pps | ns |")
     p("|" + " --- |" * 9)
@@ -638,7 +673,7 @@ def forwarding(m, p, costs, pps, figs):
             f = figs.get(v)
             if not f:
                 continue
-            q = pps.get(v)
+            q = tcg.get(v)
             cell = (f"{med(q):,.0f} ({min(q):,.0f}–{max(q):,.0f})" if q else "n/a")
             vs = ["–"] * 4
             if base and v != "slub":
@@ -651,8 +686,9 @@ def forwarding(m, p, costs, pps, figs):
             p(f"| {name} | {fmt(f[0])} | {fmt(f[1])} | {100 * f[2]:.2f}% | {cell} | " +
               " | ".join(vs) + " |")
     p("")
-    p("Calls per forwarded packet (the plugin counts each function's first instruction): "
-      "the NAPI skb cache refills from "
+    fwd_modes(m, p, costs, pps)
+    p("Calls per forwarded packet (the plugin counts each function's first instruction), "
+      f"mode {mode}: the NAPI skb cache refills from "
       "kmem_cache_alloc_bulk() and, when full, flushes half of itself with "
       "kmem_cache_free_bulk().")
     p("")
