@@ -175,12 +175,13 @@ resize_loop() {
 				[ -n "$size" ] || continue
 				seen=${seen:-caches}
 				[ "$size" = 0 ] && continue
-				seen=arrays
+				# A cache destroyed meanwhile counts as neither.
 				if echo "$n" >"$f" 2>/dev/null; then
 					resizes=$((resizes + 1))
+					seen=arrays
 				elif [ -e "$f" ]; then
-					# Not a cache destroyed meanwhile.
 					errors=$((errors + 1))
+					seen=arrays
 				fi
 			done
 			sleep 0.3 2>/dev/null || sleep 1
