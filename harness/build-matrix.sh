@@ -10,13 +10,21 @@
 # BASE=6.1 the series profile, build/out/matrix-<name>, build:<name>.
 # An entry NAME@V of matrix.conf is base V's only.
 #
+# An entry debian=FLAVOUR starts from Debian's own configuration of the
+# base (linux-config-V, lib.sh debian_config) instead of the series
+# profile, and takes olddefconfig on the series tree.
+#
 # An entry passes when its .config has every option it asked for, mm/
 # compiles, no warning points into a file of the series, and no symbol
 # that mm/'s own headers declare is left undefined by mm/built-in.a (the
 # link error a full vmlinux would hit when a file is configured out).
 # An option that Kconfig refuses fails the entry, unless the entry is
 # marked "refused" in matrix.conf with a reason (SKIP); an entry whose
-# .config comes out the same as an earlier one's shares its result.
+# .config comes out the same as an earlier one's shares its result.  An
+# entry marked "xfail NAME FILE REASON" must fail to build, every
+# compiler error of its log an #error directive in FILE (built with -k,
+# so that the rest of mm/ is compiled and judged too): then it is a SKIP
+# that says so; a build that passes, or that fails otherwise, FAILs.
 #
 # MATRIX="a b" picks entries; RANDSEEDS="0x.. 0x.." replaces the
 # randconfig entries by one per seed.  RESULTS=<file> appends the result
@@ -30,12 +38,12 @@ STAGE=matrix
 # is NAME there), one without @ every base's; likewise "refused NAME@V".
 matrix_conf() {
 	conf matrix | awk -v base="$BASE" '
-		{ i = $1 == "refused" ? 2 : 1; n = $i }
+		{ i = $1 == "refused" || $1 == "xfail" ? 2 : 1; n = $i }
 		n ~ /@/ { if (substr(n, index(n, "@") + 1) != base) next; $i = substr(n, 1, index(n, "@") - 1) }
 		{ print }'
 }
 
-entries=$(matrix_conf | awk '$1 != "refused"')
+entries=$(matrix_conf | awk '$1 != "refused" && $1 != "xfail"')
 if [ -n "${RANDSEEDS:-}" ]; then
 	entries=$(echo "$entries" | grep -v ' randconfig=' || true)
 	for s in $RANDSEEDS; do
@@ -99,11 +107,16 @@ mkm() {
 	kmake "$src" "$out" HOSTCC="$(kcc)" "$@"
 }
 
-# The entry's .config: randconfig from its seed, or tinyconfig with the
-# profile's fragments and then the entry's merged in.
+# The entry's .config: randconfig from its seed, Debian's configuration
+# with the entry's options merged in, or tinyconfig with the profile's
+# fragments and then the entry's merged in.
 configure() {
 	if [ -n "$seed" ]; then
 		KCONFIG_SEED=$seed KCONFIG_ALLCONFIG=$randfrag mkm randconfig
+	elif [ -n "$dconf" ]; then
+		cp "$dconf" "$out/.config" &&
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" &&
+		mkm olddefconfig
 	else
 		# shellcheck disable=SC2086
 		mkm tinyconfig &&
@@ -121,6 +134,7 @@ while read -r name opts <&3; do
 	: >"$blog"
 	frag=$out/.harness-matrix.config
 	seed=
+	dconf=
 	case $opts in
 	randconfig=*)
 		seed=${opts#randconfig=}
@@ -136,7 +150,8 @@ while read -r name opts <&3; do
 				cat "$REPO/harness/configs/${o#+}.config" ;;
 			CONFIG_*=n) echo "# ${o%=n} is not set" ;;
 			CONFIG_*=*) echo "$o" ;;
-			*) die "matrix entry $name: '$o' is neither CONFIG_X=value nor +fragment" ;;
+			debian=*) dconf=$(debian_config "${o#debian=}") || exit 1 ;;
+			*) die "matrix entry $name: '$o' is neither CONFIG_X=value, +fragment nor debian=FLAVOUR" ;;
 			esac >>"$frag"
 		done
 		;;
@@ -145,12 +160,18 @@ while read -r name opts <&3; do
 	# Configure only when the entry, the profile's fragments or the
 	# tree changed, so that a second run is incremental.
 	# shellcheck disable=SC2086
-	stamp=$(cat $pfrags "$frag" | sha1sum | cut -c1-16)-$seed-$(echo "$src" | sha1sum | cut -c1-8)
+	if [ -n "$dconf" ]; then
+		stamp=$(cat "$dconf" "$frag" | sha1sum | cut -c1-16)-debian-$(echo "$src" | sha1sum | cut -c1-8)
+	else
+		stamp=$(cat $pfrags "$frag" | sha1sum | cut -c1-16)-$seed-$(echo "$src" | sha1sum | cut -c1-8)
+	fi
 	t0=$(date +%s)
 	if [ ! -f "$out/.config" ] || [ "$(cat "$out/.harness-config" 2>/dev/null)" != "$stamp" ]; then
 		rm -f "$out/.harness-config"
 		if [ -n "$seed" ]; then
 			log "$name: make randconfig KCONFIG_SEED=$seed KCONFIG_ALLCONFIG=${randfrag#$REPO/}"
+		elif [ -n "$dconf" ]; then
+			log "$name: configuring (Debian's ${dconf##*/config.} of linux-config-$BASE, olddefconfig, then $opts)"
 		else
 			log "$name: configuring (series profile, then $opts)"
 		fi
@@ -194,11 +215,15 @@ while read -r name opts <&3; do
 	grep -qE '^CONFIG_TEST_SLAB_API=[ym]' "$out/.config" && targets="$targets lib/test_slab_api.o"
 	kind=incremental
 	[ -f "$out/mm/built-in.a" ] || kind=cold
-	log "$name: ${what}building $targets ($kind, -j$JOBS, log: ${blog#$REPO/})"
+	# xfail NAME FILE REASON: the file whose #error must stop the build.
+	read -r xfile xwhy <<<"$(matrix_conf | awk -v n="$name" '$1 == "xfail" && $2 == n { $1 = $2 = ""; print }')"
+	keep=
+	[ -n "$xfile" ] && keep=-k
+	log "$name: ${what}building $targets ($kind, -j$JOBS${keep:+, -k: expected to fail in $xfile}, log: ${blog#$REPO/})"
 	t1=$(date +%s)
 	st=PASS
 	# shellcheck disable=SC2086
-	mkm -j"$JOBS" $targets >>"$blog" 2>&1 || st=FAIL
+	mkm -j"$JOBS" $keep $targets >>"$blog" 2>&1 || st=FAIL
 	warn=$(grep -E "(^|/)($series_files):[0-9]+:([0-9]+:)? warning:" "$blog" | sed -E "s#$src/|([.][.]/)+src/${src##*/}/##g" | sort -u)
 	# kbuild warns only when it compiles: drop the objects built from
 	# the files warned about, also when another file failed, so that
@@ -207,7 +232,23 @@ while read -r name opts <&3; do
 		find "$out" -name '.*.o.cmd' -exec grep -l -F "$f" {} + 2>/dev/null |
 			sed 's|/\.\([^/]*\)\.cmd$|/\1|' | xargs -r rm -f
 	done
-	if [ $st = FAIL ]; then
+	errs=$(grep -E 'error:' "$blog" | sed -E "s#$src/|([.][.]/)+src/${src##*/}/##g" | sort -u || true)
+	if [ -n "$xfile" ]; then
+		# Expected to fail: by the #error of xfile alone.
+		xfile_re=$(echo "$xfile" | sed 's/[.[\*^$]/\\&/g')
+		other=$(echo "$errs" | grep -vE "^$xfile_re:[0-9]+:([0-9]+:)? error: #error " || true)
+		if [ $st = PASS ]; then
+			st=FAIL
+			detail="built, yet matrix.conf expects it to fail in $xfile ($xwhy): drop its xfail line"
+		elif [ -z "$errs" ] || [ -n "$other" ]; then
+			detail="build failed, not only by the #error of $xfile that matrix.conf expects: $(echo "${other:-no compiler error in the log}" | head -n 1)"
+		elif [ -n "$warn" ]; then
+			detail="$(echo "$warn" | wc -l) warning(s) in the series' files: $(echo "$warn" | head -n 1)"
+		else
+			st=SKIP
+			detail="fails as expected: $(echo "$errs" | head -n 1 | sed -E 's/^([^:]*:[0-9]+):[0-9]+: error: /\1: /'); $(find "$out/mm" -name '*.o' | wc -l) objects of mm/ compiled beside it (-k); $xwhy"
+		fi
+	elif [ $st = FAIL ]; then
 		detail="build failed: $(grep -m 1 -E 'error:|Error [0-9]' "$blog" | sed -E "s#$src/|([.][.]/)+src/${src##*/}/##g" || true)"
 	else
 		detail="$targets in $(($(date +%s) - t1))s ($kind; configured in ${tconf}s)"

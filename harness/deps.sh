@@ -29,8 +29,11 @@ gnuplot-nox:gnuplot
 libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
 "
 # Every base's source package (lib.sh, BASES), but the one KERNEL_SRC
-# stands in for.
+# stands in for, and every base's Debian configurations (linux-config-V,
+# in the same suite: lib.sh debian_config, the matrix's debian-* entries
+# and make distro).
 for v in $BASES; do
+	want="$want linux-config-$v:/usr/src/linux-config-$v/config.amd64_none_cloud-amd64.xz"
 	[ -n "${KERNEL_SRC:-}" ] && [ "$v" = "$BASE" ] && continue
 	want="$want linux-source-$v:/usr/src/linux-source-$v.tar.xz"
 done

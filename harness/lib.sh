@@ -156,6 +156,26 @@ base_tree() {
 	echo "$dir"
 }
 
+# debian_config FLAVOUR [V]: Debian's kernel configuration FLAVOUR of
+# base V (amd64_none_amd64, amd64_none_cloud-amd64, amd64_rt_amd64), from
+# Debian's linux-config-V, unpacked into build/debian-config/V/ and
+# replaced when the package's copy differs.  Prints its path.
+debian_config() {
+	local flavour=$1 v=${2:-$BASE} xz dir
+	xz=/usr/src/linux-config-$v/config.$flavour.xz
+	dir=$BUILD/debian-config/$v
+	[ -d "/usr/src/linux-config-$v" ] || die "/usr/src/linux-config-$v missing: install linux-config-$v"
+	[ -f "$xz" ] || die "no Debian configuration $flavour in linux-config-$v (it has: $(cd "/usr/src/linux-config-$v" && ls config.*.xz | sed 's/^config\.//; s/\.xz$//' | paste -sd' '))"
+	mkdir -p "$dir"
+	xz -dc "$xz" >"$dir/.config.$flavour.tmp" || die "cannot unpack $xz"
+	if cmp -s "$dir/.config.$flavour.tmp" "$dir/config.$flavour"; then
+		rm -f "$dir/.config.$flavour.tmp"
+	else
+		mv "$dir/.config.$flavour.tmp" "$dir/config.$flavour"
+	fi
+	echo "$dir/config.$flavour"
+}
+
 # The entries of harness/NAME.conf (profiles, variants, variants-full):
 # their lines without comments and blank lines.  "conf NAME..." prints
 # those of each file in turn, "conf_entry NAME KEY" those of one file
