@@ -45,6 +45,16 @@ upstream's kmem_cache_alloc has it too.  So the checks skip exactly the
 instructions that the function's control flow graph reaches only
 through the call to get_obj_cgroup_from_current(), and the listing marks
 them "memcg".  Every other instruction, reachable or not, is checked.
+6.1 inlines memcg's post-alloc hook too, after the object is taken: it
+runs only for the objcg that get_obj_cgroup_from_current() returned,
+which the function keeps in a callee-saved register and zeroes on the
+paths that charge nothing.  Along those paths the graph knows the
+register is 0, and a "test" of it followed by je or jne goes one way
+only, so the hook's body is memcg's as well; a path that does not zero
+the register reaches it and has it checked.  6.1's free hook,
+memcg_slab_free_hook(), is out of line: it is a slow call, as 6.12's
+__memcg_slab_free_hook() is (what it does for an object never charged,
+read the slab's objcgs vector and return, is not checked).
 
 With --compare, print instead whether the two kernels' functions are the
 same instruction for instruction once addresses are stripped, and the
@@ -72,6 +82,9 @@ JUMP_ENTRY = struct.Struct("<iiq")   # struct jump_entry, relative, in 6.1
 # takes the objcg first; 6.12 charges after the objects are taken.
 MEMCG_HOOK = re.compile(r"call\s+\S+\s+<(?:get_obj_cgroup_from_current|"
                         r"__memcg_slab_post_alloc_hook)>")
+# Where 6.1 keeps that objcg: the move of its return value to a
+# callee-saved register, among the first instructions after the call.
+OBJCG_KEPT = re.compile(r"mov\s+%rax,%(rbx|rbp|r1[2-5])$")
 FORBIDDEN = re.compile(r"\b(cli|sti|pushf|pushfq|popf|popfq)\b")
 # A lock prefix (after any segment or size prefix), or xchg with a memory
 # operand, which the CPU locks without one.  xchg %ax,%ax is a nop.
@@ -109,6 +122,7 @@ SLOW_CALLS = {
     "get_obj_cgroup_from_current": "memcg's charge hook",
     "__memcg_slab_post_alloc_hook": "memcg's charge hook (6.12)",
     "__memcg_slab_free_hook": "memcg's uncharge of a charged object (6.12)",
+    "memcg_slab_free_hook": "memcg's uncharge hook, out of line (6.1)",
     "obj_alloc_abort": "memcg refused the charge (6.12)",
     "alloc_slab_obj_exts": "a slab's first tagged or charged object (6.12)",
     # The debug configurations' hooks, not the allocator's fastpath.
@@ -207,27 +221,74 @@ def jump_labels(vmlinux):
         yield start + i + code, start + i + 4 + target
 
 
-def reachable(insns, labels, stop=None):
+# The names of a 64-bit register and of its lower parts.
+REG_PARTS = {"rbx": "rbx|ebx|bx|bl", "rbp": "rbp|ebp|bp|bpl"}
+for _n in range(12, 16):
+    REG_PARTS["r%d" % _n] = "r%d|r%dd|r%dw|r%db" % (_n, _n, _n, _n)
+
+
+def objcg_register(insns):
+    """The register that keeps the objcg of memcg's charge hook (6.1's
+    inlined memcg_slab_pre_alloc_hook()), or None."""
+    for i, (_, text) in enumerate(insns):
+        if not MEMCG_HOOK.match(text):
+            continue
+        for _, after in insns[i + 1:i + 4]:
+            m = OBJCG_KEPT.match(after)
+            if m:
+                return m.group(1)
+            if DIRECT.match(after) or (re.search(r"%[re]ax$", after) and
+                                       not re.match(r"(test|cmp|push)", after)):
+                break
+        return None
+    return None
+
+
+def reg_state(text, reg, null):
+    """Whether reg is known to be 0 after text, given null before it."""
+    parts = REG_PARTS[reg]
+    if re.match(r"(?:xor|sub)[lq]?\s+%%(%s),%%\1$" % parts, text) or \
+       re.match(r"mov[lq]?\s+\$0x0,%%(?:%s)$" % parts, text):
+        return True
+    # AT&T: a register as the last operand is written, but by a test, a
+    # compare, a push or a call; xchg writes both.
+    if re.match(r"(?:test|cmp|bt|push|call|j[a-z]+)\b", text):
+        return null
+    if re.search(r"%%(?:%s)$" % parts, text) or \
+       re.match(r"xchg\w*\s+%%(?:%s)," % parts, text):
+        return False
+    return null
+
+
+def reachable(insns, labels, stop=None, null_reg=None):
     """Addresses of insns reachable from the first one.  Edges: fall
     through, direct jumps inside the function, static key sites.  An
     instruction matching stop ends its path.  An indirect jump makes
-    everything reachable."""
+    everything reachable.  With null_reg, each path knows whether that
+    register is 0 (zeroed on the path and not written since): a je or
+    jne right after "test %null_reg,%null_reg" then goes only the way
+    that 0 takes."""
     index = {a: i for i, (a, _) in enumerate(insns)}
+    test = None
+    if null_reg:
+        test = re.compile(r"test[lq]?\s+%%(%s),%%\1$" % REG_PARTS[null_reg])
     seen = set()
-    work = [0]
+    work = [(0, False, False)]
     while work:
-        i = work.pop()
-        if i in seen or i >= len(insns):
+        i, null, tested = work.pop()
+        if (i, null, tested) in seen or i >= len(insns):
             continue
-        seen.add(i)
+        seen.add((i, null, tested))
         a, text = insns[i]
         if stop and stop.match(text):
             continue
+        after = reg_state(text, null_reg, null) if null_reg else False
+        now_tested = bool(test and test.match(text))
         if a in labels:
             # A static key site is a jmp or a nop, patched at run time:
             # either way it may go on or jump.
-            work += [index[t] for t in labels[a] if t in index]
-            work.append(i + 1)
+            work += [(index[t], after, False) for t in labels[a] if t in index]
+            work.append((i + 1, after, False))
             continue
         m = re.match(r"(?:notrack\s+|bnd\s+)?(j[a-z]+)\s+(\*?)([0-9a-f]*)",
                      text)
@@ -235,14 +296,21 @@ def reachable(insns, labels, stop=None):
             return {a for a, _ in insns}
         if m:
             target = int(m.group(3), 16) if m.group(3) else None
+            if null and tested and m.group(1) in ("je", "jz"):
+                if target in index:
+                    work.append((index[target], after, False))
+                continue
+            if null and tested and m.group(1) in ("jne", "jnz"):
+                work.append((i + 1, after, False))
+                continue
             if target in index:
-                work.append(index[target])
+                work.append((index[target], after, False))
             if m.group(1) == "jmp":
                 continue
         elif re.match(r"(ret|retq)\b", text):
             continue
-        work.append(i + 1)
-    return {insns[i][0] for i in seen}
+        work.append((i + 1, after, now_tested))
+    return {insns[i][0] for i, _, _ in seen}
 
 
 def disasm(vmlinux, start=None, stop=None, func=None):
@@ -317,7 +385,8 @@ def show(vmlinux, func, alts, labels, depth=0, seen=None):
     ok = True
     gs_cx16 = 0
     preempt_inc = 0
-    memcg = reachable(insns, labels) - reachable(insns, labels, MEMCG_HOOK)
+    memcg = reachable(insns, labels) - reachable(insns, labels, MEMCG_HOOK,
+                                                 objcg_register(insns))
     fast = reachable(insns, labels, SLOW)
     callees = []
     print("%s%s:" % (pad[2:], func) if not depth else
