@@ -99,6 +99,7 @@ kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-coun
 invariant-assert model-cal-miscount model-cal-missing model-calls-off model-guest-error
 model-empty model-nohw model-pass-differs model-window-lost
 objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked
+memory-offline-unlock-dropped first-use-unpinned reap-waits
 kmalloc-buckets-ignored kmalloc-caller-lost counters-fixed-unchecked
 counters-untyped results-block-edited results-run-changed results-cover-unsourced
 plugin-fifo plugin-l2-4way plugin-crossing-dropped plugin-stores-dropped plugin-calls-off-by-one"
@@ -255,6 +256,24 @@ mutant() {
 		# overwrites the red zone, which the free reports.)
 		edit mm/slub_introspect.c 's/offset <= end && n <= end - offset\)/offset <= end)/' || return
 		echo "series-6.12-lkdtm lkdtm:USERCOPY_SLAB_SIZE_TO"
+		;;
+	memory-offline-unlock-dropped)
+		# The memory notifier's offline half keeps slab_mutex.
+		edit mm/slub_lifecycle.c 's/(\t\tcache_shrink_cpus_locked\(cache\);\n)\tmutex_unlock\(&slab_mutex\);\n/$1/' || return
+		echo "series-6.12-lockdep console | *the first: WARNING: *lock*"
+		;;
+	first-use-unpinned)
+		# A first use makes the arrays with the task free to move, as
+		# the free paths did: one that moved left array_making behind.
+		edit mm/slub_array.c 's/\tif \(in_task\(\)\)\n\t\tmigrate_disable\(\);\n\tpreempt_enable\(\);/\tpreempt_enable();/' || return
+		edit mm/slub_array.c 's/\tif \(in_task\(\)\)\n\t\tmigrate_enable\(\);\n\treturn made;/\treturn made;/' || return
+		echo "series-6.12-lockdep kunit:slub_array:kta_first_use_pinned"
+		;;
+	reap-waits)
+		# A cpu's reap empties every cpu's arrays and waits for them:
+		# a cpu whose kworker never runs holds slab_mutex's holder.
+		edit mm/slub_array.c 's/\t\tif \(array_cpu_objects\(cache, raw_smp_processor_id\(\)\)\)\n\t\t\tarray_drain_local\(cache\);/\t\tslub_flush_all(cache);/' || return
+		echo "series-6.12 kselftest:rt_starve_test.sh:rt_starve caches*"
 		;;
 	*)
 		echo "unknown mutant $1"

@@ -55,9 +55,10 @@
  * Outermost first:
  *
  * slab_mutex
- *   The cache list, cache create/destroy, hotplug callbacks, the array
- *   reaper and array resizes (with cpus_read_lock() outside it); the
- *   array shrinker only tries it.
+ *   The cache list, cache create/destroy, hotplug callbacks and array
+ *   resizes (with cpus_read_lock() outside it).  Each cpu's array reap
+ *   and the array shrinker only try it, and hold no other global lock:
+ *   they wait on nobody.
  * pcpu->lock
  *   local_lock (irqs off) of a cpu: pcpu->slab, pcpu->partial and any
  *   change of pcpu->freelist outside the fastpath.  A dead cpu's state is
@@ -225,11 +226,13 @@
  * that both fastpaths find it empty and full and take the slow paths
  * unchanged.  The first slow path (an allocation, a free or a bulk free)
  * installs array_making, lets go of the arrays and makes the two with
- * flags that place nothing and take no reserves; meanwhile that cpu
- * takes the freelist path for the cache, which also ends the recursion
- * when the arrays come from the cache itself.  Without memory the cpu
- * goes back to array_unmade and tries on a later slow path.  A cache a
- * cpu never uses costs it no array.
+ * flags that place nothing, take no reserves and do no direct reclaim;
+ * meanwhile that cpu takes the freelist path for the cache, which also
+ * ends the recursion when the arrays come from the cache itself.  The
+ * task stays on the cpu (migrate_disable()) from installing array_making
+ * until the arrays replace it, on every path: only it may replace it.
+ * Without memory the cpu goes back to array_unmade and tries on a later
+ * slow path.  A cache a cpu never uses costs it no array.
  *
  * Objects in arrays count as in use in their slabs (they are off every
  * freelist), as those on pcpu->freelist do, so /proc/slabinfo and the
@@ -250,9 +253,11 @@
  * from the array; one for another node takes the freelist path.  Cpu
  * partial lists are off for array caches, so no object is cached twice.
  *
- * A refill asks the slabs for a batch without __GFP_NOFAIL and without
- * the reserves (__GFP_NOMEMALLOC); if it gets nothing, the request takes
- * the freelist path with its own flags, reserves and NOFAIL included.  A
+ * A refill asks the slabs for a batch without __GFP_NOFAIL, without
+ * the reserves (__GFP_NOMEMALLOC) and without direct reclaim, its task
+ * kept on its cpu; if it gets nothing, the request takes the freelist
+ * path with its own flags, reserves, NOFAIL and reclaim included, once
+ * the task may move again.  No task is pinned while it reclaims.  A
  * free that needs a new empty array asks kmalloc with no reclaim, no
  * kswapd and no reserves, and flushes half an array without one.
  *
@@ -262,13 +267,18 @@
  *
  * objects sit in arrays, and only the cpus that used the cache have
  * any.  Every use of a cpu's arrays, fastpaths included, marks
- * it touched; each reap (every 2 s) clears the marks and empties the
- * arrays of each cpu that was not touched since the last, and on its own
- * each node's depot that no array moved through.  So an idle cpu or node
- * gives its objects back within two reap intervals, whatever the others
- * do.  Shrinking, memory offline, cpu hot-unplug and cache destroy empty
- * them at once.  The flush of per-cpu state runs as a work item on each
- * cpu, in task context.
+ * it touched.  Each cpu reaps for itself, as SLAB's cache_reap did: a
+ * deferrable work item bound to it, every 2 s, that takes slab_mutex
+ * with a trylock (and tries again later without it), clears the cpu's
+ * marks and empties its arrays of each cache it did not touch since its
+ * last reap, and empties its node's depot if no array moved through it
+ * since the node's last reap (once an interval per node, by whichever of
+ * its cpus comes first: depot.next_reap).  So an idle cpu or node gives
+ * its objects back within two reap intervals, whatever the others do,
+ * and a cpu whose reap never runs holds up nobody.  Cache shrink and
+ * destroy, memory offline and online of a new node, and cpu hot-unplug
+ * empty them at once; the flush of per-cpu state runs as a work item on
+ * each cpu, in task context.
  *
  * Other cpus look at a cpu's arrays without holding them (the flush asks
  * array_cpu_has_objects() which cpus to visit, sysfs array_objects
@@ -285,9 +295,14 @@
  * that comes back with an old spare to a cpu that has new arrays gives
  * its objects back and frees it.
  *
- * Under reclaim a shrinker empties every cache's depots and cpu arrays,
- * as kmem_cache_shrink() does, with trylocks of cpus_read_lock() and
- * slab_mutex only.
+ * Under reclaim a NUMA-aware shrinker works on the node it is asked for:
+ * it counts the node's depots and what the node's cpus' arrays held at
+ * their last reap (O(caches + cpus), a trylock of slab_mutex), takes
+ * full arrays off the node's depots up to nr_to_scan, and asks the
+ * node's cpus to reap at once under pressure (their untouched arrays
+ * emptied, and the spare of touched ones) without waiting for them.
+ * Nothing is left to drain in the depots: it stops the pass
+ * (SHRINK_STOP).
  *
  * kmemleak scans only an array's depot links: the slots past its count
  * keep pointers to objects that are allocated again, and would hide

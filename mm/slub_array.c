@@ -256,6 +256,7 @@ void array_depot_init(struct slub_depot *d)
 	d->nr_full = 0;
 	d->nr_empty = 0;
 	d->touched = false;
+	d->next_reap = jiffies;
 	INIT_LIST_HEAD(&d->full);
 	INIT_LIST_HEAD(&d->empty);
 }
@@ -572,23 +573,27 @@ static inline bool array_refill_local(struct kmem_cache_cpu *pcpu, gfp_t gfp)
  * The flags of a refill: no reserves go into an array, and a
  * __GFP_NOFAIL request does not loop for a batch.  Without them the
  * page allocator would keep an OOM victim or a PF_MEMALLOC task looping
- * above the reserves it is allowed; when the refill fails, the request
- * takes the freelist path with its own flags instead.
+ * above the reserves it is allowed.  No direct reclaim either: the task
+ * is pinned to its cpu during the refill.  When the refill fails, the
+ * request takes the freelist path with its own flags instead, unpinned.
  */
 static inline gfp_t array_refill_gfp(gfp_t gfp)
 {
-	return (gfp & ~__GFP_NOFAIL) | __GFP_NOMEMALLOC | __GFP_NOWARN;
+	return (gfp & ~(__GFP_NOFAIL | __GFP_DIRECT_RECLAIM)) | __GFP_NOMEMALLOC |
+		__GFP_NOWARN;
 }
 
 /*
  * The flags for making a cpu's arrays on behalf of a request with @gfp:
- * its reclaim behaviour, nothing that places or accounts the memory
+ * its I/O and kswapd bits but no direct reclaim (the task is pinned to
+ * its cpu meanwhile: a cpu without memory for its arrays tries again on
+ * a later slow path), nothing that places or accounts the memory
  * (__GFP_DMA, __GFP_ACCOUNT and the like belong to the object, not to
  * the array), no reserves and no __GFP_NOFAIL.
  */
 static inline gfp_t array_make_gfp(gfp_t gfp)
 {
-	return (gfp & (__GFP_RECLAIM | __GFP_IO | __GFP_FS)) |
+	return (gfp & (__GFP_KSWAPD_RECLAIM | __GFP_IO | __GFP_FS)) |
 		__GFP_NOMEMALLOC | __GFP_NOWARN;
 }
 
@@ -647,21 +652,35 @@ out:
 static bool array_first_use(struct kmem_cache *cache, struct slub_array *a,
 			    gfp_t gfp, bool make)
 {
+	bool made;
+
 	if (!make || a != &array_unmade) {
 		array_release_unused(cache->cpu_slab);
 		preempt_enable();
 		return false;
 	}
 	array_put(cache, &array_making);
+	/*
+	 * The task stays on this cpu until the arrays are in, whichever
+	 * path it came from: one that moved would leave array_making here
+	 * for good.  An interrupt cannot move.
+	 */
+	if (in_task())
+		migrate_disable();
 	preempt_enable();
-	return array_make(cache, gfp);
+	made = array_make(cache, gfp);
+	if (in_task())
+		migrate_enable();
+	return made;
 }
 
 /*
  * Fill the spare array @s, which the caller took out of its cpu, with
  * @batch objects from the slabs, and load it.  The task stays on its
  * cpu meanwhile, so that @s goes back where it came from; the slab
- * allocation may sleep.
+ * allocation may sleep but does no direct reclaim (array_refill_gfp()).
+ * Returns an object, or NULL for the caller to take the freelist path
+ * once the task may move again.
  */
 static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 			  unsigned long addr, struct slub_array *s,
@@ -685,7 +704,7 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 	if (WARN_ON_ONCE(!a)) {
 		slub_objects_return(cache, s->objs, s->count);
 		array_free(s);
-		return obj ?: slub_alloc_freelist(cache, gfp, node, addr);
+		return obj;
 	}
 	if (unlikely(pcpu->spare || s->size != a->size)) {
 		/* A resize gave this cpu new arrays meanwhile: @s is old. */
@@ -693,7 +712,7 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 		preempt_enable();
 		slub_objects_return(cache, s->objs, s->count);
 		array_free(s);
-		return obj ?: slub_alloc_freelist(cache, gfp, node, addr);
+		return obj;
 	}
 	if (!a->count && s->count) {
 		pcpu->spare = a;
@@ -703,10 +722,13 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 	}
 	array_put(cache, a);
 	preempt_enable();
-	return obj ?: slub_alloc_freelist(cache, gfp, node, addr);
+	return obj;
 }
 
-/* array_alloc_slowpath() with the task kept on its cpu. */
+/*
+ * array_alloc_slowpath() with the task kept on its cpu: an object, or
+ * NULL where the request takes the freelist path.
+ */
 static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp, int node,
 				unsigned long addr)
 {
@@ -720,14 +742,14 @@ again:
 	a = array_take_this_cpu(cache, &pcpu);
 	if (!a) {
 		stat(cache, ARRAY_BUSY);
-		return slub_alloc_freelist(cache, gfp, node, addr);
+		return NULL;
 	}
 	if (unlikely(!array_made(a))) {
 		if (array_first_use(cache, a, array_make_gfp(gfp), !first)) {
 			first = true;
 			goto again;
 		}
-		return slub_alloc_freelist(cache, gfp, node, addr);
+		return NULL;
 	}
 	if (!a->count)
 		a = array_reload(cache, pcpu, a, &drop);
@@ -749,7 +771,7 @@ again:
 		return obj;
 	if (s)
 		return array_refill(cache, gfp, node, addr, s, batch);
-	return slub_alloc_freelist(cache, gfp, node, addr);
+	return NULL;
 }
 
 /**
@@ -761,8 +783,11 @@ again:
  *
  * Loads the spare or a full array of the depot, else refills from the
  * slabs.  Falls back to the freelist path where no array can serve.
- * A task is kept on its cpu throughout (it may sleep in the refill), so
- * that the spare it takes out goes back to the same cpu.
+ * A task is kept on its cpu while it holds what it took out of the cpu
+ * (it may sleep in the refill), so that the spare goes back to the same
+ * cpu; never while it reclaims: the refill and the making of arrays do
+ * no direct reclaim, and the freelist path runs after the task may move
+ * again, so that a cpu going offline never waits on a task in reclaim.
  *
  * Return: an object or NULL.
  */
@@ -777,7 +802,8 @@ void *array_alloc_slowpath(struct kmem_cache *cache, gfp_t gfp, int node,
 	obj = array_alloc_pinned(cache, gfp, node, addr);
 	if (pinned)
 		migrate_enable();
-	return obj;
+	/* With the caller's own flags, reclaim included: not pinned. */
+	return obj ?: slub_alloc_freelist(cache, gfp, node, addr);
 }
 
 /* The loaded array @a is full: the spare, or an empty one of the depot. */
@@ -1323,133 +1349,234 @@ int array_cache_resize(struct kmem_cache *cache, unsigned int size)
 	return err;
 }
 
-/* ---- Memory pressure ---- */
+/* ---- Reaping: each cpu for itself ---- */
 
-/* Objects the arrays and depots of every cache hold; a racy sum. */
-static unsigned long array_objects_all_locked(void)
+/*
+ * Every online cpu runs its own reap every ARRAY_REAP_INTERVAL, as a
+ * deferrable work item bound to it, as SLAB's cache_reap did: it empties
+ * its own arrays of each cache it did not use since its last reap, and
+ * the depot of its node if no array moved through it for an interval.
+ * It takes slab_mutex with a trylock and waits on nobody: a cpu whose
+ * kworker does not get to run (a real-time task that never sleeps) keeps
+ * its own arrays and holds up no other cpu.
+ */
+static DEFINE_PER_CPU(struct delayed_work, array_reap_work);
+/* The objects a cpu's arrays held after its last reap, all caches. */
+static DEFINE_PER_CPU(unsigned long, array_reap_held);
+/* Set by the shrinker: the cpu's next reap runs now, under pressure. */
+static DEFINE_PER_CPU(bool, array_reap_pressure);
+/* Its reap work is set up: from its online callback to its offline one. */
+static DEFINE_PER_CPU(bool, array_reap_up);
+
+/*
+ * Reap the depot @d of one node: once an interval, by whichever cpu of
+ * the node comes first (the cmpxchg of next_reap), and under pressure at
+ * once.  Drained if no array moved through it since the last reap.
+ */
+static void array_reap_depot(struct kmem_cache *cache, struct slub_depot *d,
+			     bool pressure)
 {
-	struct kmem_cache *cache;
-	unsigned long n = 0;
-	int cpu, node;
+	unsigned long next = READ_ONCE(d->next_reap);
 
-	lockdep_assert_held(&slab_mutex);
-	list_for_each_entry(cache, &slab_caches, list) {
-		if (!cache->array_size)
-			continue;
-		for_each_online_cpu(cpu)
-			n += array_cpu_objects(cache, cpu);
-		for_each_node_state(node, N_NORMAL_MEMORY)
-			n += array_depot_objects(cache, node);
-	}
-	return n;
+	if (!pressure && time_before(jiffies, next))
+		return;
+	if (cmpxchg(&d->next_reap, next, jiffies + ARRAY_REAP_INTERVAL) != next)
+		return;
+	/* Racy: a missed touch only drains a depot an interval early. */
+	if (!pressure && data_race(d->touched))
+		WRITE_ONCE(d->touched, false);
+	else if (READ_ONCE(d->nr_full) || READ_ONCE(d->nr_empty))
+		depot_drain(cache, d);
 }
 
 /*
- * What the shrinker can give back.  Reclaim must not wait for a cache
- * being created: 0 when slab_mutex cannot be had at once.
+ * This cpu's reap of @cache: the arrays go back to the slabs if the cpu
+ * did not use them since its last reap; under @pressure also the spare
+ * of arrays it did use.  Called on the cpu, by its reap work or a test
+ * pinned to it, under slab_mutex.  Returns the objects its arrays still
+ * hold.
+ */
+static unsigned int array_reap_cache(struct kmem_cache *cache, bool pressure)
+{
+	struct kmem_cache_cpu *pcpu = raw_cpu_ptr(cache->cpu_slab);
+	struct kmem_cache_node *kn;
+	struct slub_array *a;
+
+	lockdep_assert_held(&slab_mutex);
+	/* Racy with this cpu's interrupts: a missed touch only reaps early. */
+	if (data_race(pcpu->array_touched)) {
+		WRITE_ONCE(pcpu->array_touched, false);
+		if (pressure) {
+			a = array_take_this_cpu(cache, &pcpu);
+			if (a) {
+				array_empty(cache, pcpu->spare);
+				array_release_unused(cache->cpu_slab);
+				preempt_enable();
+			}
+		}
+	} else {
+		/* Its next refill starts small again. */
+		WRITE_ONCE(pcpu->array_batch, 0);
+		if (array_cpu_objects(cache, raw_smp_processor_id()))
+			array_drain_local(cache);
+	}
+	kn = get_node(cache, numa_mem_id());
+	if (kn)
+		array_reap_depot(cache, &kn->depot, pressure);
+	return array_cpu_objects(cache, raw_smp_processor_id());
+}
+
+static void array_reap_local(struct work_struct *work)
+{
+	bool pressure = this_cpu_read(array_reap_pressure);
+	unsigned long delay = ARRAY_REAP_INTERVAL, held = 0;
+	struct kmem_cache *cache;
+
+	if (mutex_trylock(&slab_mutex)) {
+		this_cpu_write(array_reap_pressure, false);
+		list_for_each_entry(cache, &slab_caches, list)
+			if (cache->array_size)
+				held += array_reap_cache(cache, pressure);
+		mutex_unlock(&slab_mutex);
+		this_cpu_write(array_reap_held, held);
+	} else if (pressure) {
+		/* Someone creates or destroys a cache: soon again. */
+		delay = HZ / 10;
+	}
+	queue_delayed_work_on(raw_smp_processor_id(), system_wq,
+			      to_delayed_work(work), round_jiffies_relative(delay));
+}
+
+/* CPUHP_AP_ONLINE_DYN: a cpu reaps from when it is up until it goes. */
+static int array_reap_online(unsigned int cpu)
+{
+	struct delayed_work *w = per_cpu_ptr(&array_reap_work, cpu);
+
+	INIT_DEFERRABLE_WORK(w, array_reap_local);
+	queue_delayed_work_on(cpu, system_wq, w,
+			      round_jiffies_relative(ARRAY_REAP_INTERVAL));
+	per_cpu(array_reap_up, cpu) = true;
+	return 0;
+}
+
+/* Its arrays are emptied at CPUHP_SLUB_DEAD (array_drain_dead()). */
+static int array_reap_offline(unsigned int cpu)
+{
+	per_cpu(array_reap_up, cpu) = false;
+	cancel_delayed_work_sync(per_cpu_ptr(&array_reap_work, cpu));
+	per_cpu(array_reap_held, cpu) = 0;
+	return 0;
+}
+
+/* ---- Memory pressure ---- */
+
+/*
+ * The shrinker is NUMA aware and works on the node it is asked for: it
+ * counts that node's depots and the objects its cpus' arrays held at
+ * their last reap, in O(caches + cpus) with no lock but a trylock of
+ * slab_mutex; it drains depots up to nr_to_scan, and asks the node's
+ * cpus to reap at once, under pressure, without waiting for them (their
+ * arrays are theirs to empty).  Upstream SLUB never flushes per-cpu
+ * state from reclaim either.
  */
 static unsigned long array_shrink_count(struct shrinker *shrinker,
 					struct shrink_control *sc)
 {
-	unsigned long n;
+	struct kmem_cache_node *kn;
+	struct kmem_cache *cache;
+	unsigned long n = 0;
+	int cpu;
 
 	if (!mutex_trylock(&slab_mutex))
 		return 0;
-	n = array_objects_all_locked();
+	list_for_each_entry(cache, &slab_caches, list) {
+		kn = cache->array_size ? get_node(cache, sc->nid) : NULL;
+		if (kn)
+			n += (unsigned long)READ_ONCE(kn->depot.nr_full) *
+			     READ_ONCE(cache->array_size);
+	}
 	mutex_unlock(&slab_mutex);
+	for_each_online_cpu(cpu)
+		if (cpu_to_mem(cpu) == sc->nid)
+			n += READ_ONCE(per_cpu(array_reap_held, cpu));
 	return n;
 }
 
 /*
- * Under reclaim, give back everything the arrays hold, the depots first:
- * as kmem_cache_shrink() would, for every cache with arrays.  Trylocks
- * only, as reclaim may run in a task that holds the cpu hotplug lock or
- * that slab_mutex's holder waits for.
+ * Take up to @want objects' worth of full arrays, and every empty one,
+ * off the depot @d; give their objects back.  Returns the objects.
  */
+static unsigned long depot_shrink(struct kmem_cache *cache,
+				  struct slub_depot *d, unsigned long want)
+{
+	struct slub_array *a, *tmp;
+	unsigned long flags, n = 0;
+	LIST_HEAD(arrays);
+
+	if (!READ_ONCE(d->nr_full) && !READ_ONCE(d->nr_empty))
+		return 0;
+	spin_lock_irqsave(&d->lock, flags);
+	depot_assert_locked(d);
+	while (d->nr_full && n < want) {
+		a = list_first_entry(&d->full, struct slub_array, list);
+		list_move(&a->list, &arrays);
+		d->nr_full--;
+		n += a->count;
+	}
+	list_splice_init(&d->empty, &arrays);
+	d->nr_empty = 0;
+	spin_unlock_irqrestore(&d->lock, flags);
+	list_for_each_entry_safe(a, tmp, &arrays, list) {
+		array_empty(cache, a);
+		array_free(a);
+	}
+	return n;
+}
+
+/*
+ * Ask the cpus of @nid to reap now, under pressure; no waiting.  Not
+ * while a cpu comes or goes (the trylock), whose reap work is being set
+ * up or cancelled.
+ */
+static void array_reap_kick(int nid)
+{
+	int cpu;
+
+	if (!cpus_read_trylock())
+		return;
+	for_each_online_cpu(cpu) {
+		if (cpu_to_mem(cpu) != nid || !per_cpu(array_reap_up, cpu))
+			continue;
+		WRITE_ONCE(per_cpu(array_reap_pressure, cpu), true);
+		mod_delayed_work_on(cpu, system_wq, per_cpu_ptr(&array_reap_work, cpu), 0);
+	}
+	cpus_read_unlock();
+}
+
 static unsigned long array_shrink_scan(struct shrinker *shrinker,
 				       struct shrink_control *sc)
 {
-	unsigned long before, after;
-	struct kmem_cache *cache;
-
-	if (!cpus_read_trylock())
-		return SHRINK_STOP;
-	if (!mutex_trylock(&slab_mutex)) {
-		cpus_read_unlock();
-		return SHRINK_STOP;
-	}
-	before = array_objects_all_locked();
-	list_for_each_entry(cache, &slab_caches, list) {
-		if (!cache->array_size)
-			continue;
-		array_depot_drain(cache);
-		slub_flush_cpus_locked(cache, NULL);
-	}
-	after = array_objects_all_locked();
-	mutex_unlock(&slab_mutex);
-	cpus_read_unlock();
-	return before > after ? before - after : 0;
-}
-
-/* ---- Reaping idle arrays ---- */
-
-static void array_reap(struct work_struct *work);
-static DECLARE_DEFERRABLE_WORK(array_reap_work, array_reap);
-/* The cpus a reap drains, under slab_mutex. */
-static struct cpumask array_reap_cpus;
-
-/*
- * Empty the arrays of the cpus that did not use them since the last
- * reap, and each node's depot that no array moved through: a cpu or a
- * node that goes idle gives its cached objects back within two reap
- * intervals, whatever the others do.  Under slab_mutex, which guards
- * array_reap_cpus.
- */
-static void array_reap_cache(struct kmem_cache *cache)
-{
-	struct kmem_cache_cpu *pcpu;
 	struct kmem_cache_node *kn;
-	int cpu, node;
-
-	lockdep_assert_held(&slab_mutex);
-	cpumask_clear(&array_reap_cpus);
-	for_each_online_cpu(cpu) {
-		pcpu = per_cpu_ptr(cache->cpu_slab, cpu);
-		/* Racy: a missed touch only delays the reap of a busy cpu. */
-		if (data_race(pcpu->array_touched)) {
-			WRITE_ONCE(pcpu->array_touched, false);
-		} else {
-			/* Its next refill starts small again. */
-			WRITE_ONCE(pcpu->array_batch, 0);
-			if (array_cpu_has_objects(cache, cpu))
-				cpumask_set_cpu(cpu, &array_reap_cpus);
-		}
-	}
-	if (!cpumask_empty(&array_reap_cpus))
-		slub_flush_cpus_locked(cache, &array_reap_cpus);
-
-	for_each_kmem_cache_node(cache, node, kn) {
-		/* Racy as above: a missed touch delays the reap. */
-		if (data_race(kn->depot.touched))
-			WRITE_ONCE(kn->depot.touched, false);
-		else
-			depot_drain(cache, &kn->depot);
-	}
-}
-
-static void array_reap(struct work_struct *work)
-{
 	struct kmem_cache *cache;
+	unsigned long freed = 0;
 
-	cpus_read_lock();
-	mutex_lock(&slab_mutex);
-	list_for_each_entry(cache, &slab_caches, list)
-		if (cache->array_size)
-			array_reap_cache(cache);
-	mutex_unlock(&slab_mutex);
-	cpus_read_unlock();
-	queue_delayed_work(system_unbound_wq, &array_reap_work,
-			   round_jiffies_relative(ARRAY_REAP_INTERVAL));
+	if (mutex_trylock(&slab_mutex)) {
+		list_for_each_entry(cache, &slab_caches, list) {
+			if (freed >= sc->nr_to_scan)
+				break;
+			kn = cache->array_size ? get_node(cache, sc->nid) : NULL;
+			if (kn)
+				freed += depot_shrink(cache, &kn->depot,
+						      sc->nr_to_scan - freed);
+		}
+		mutex_unlock(&slab_mutex);
+	}
+	if (freed < sc->nr_to_scan)
+		array_reap_kick(sc->nid);
+	if (!freed)
+		return SHRINK_STOP;
+	sc->nr_scanned = freed;
+	return freed;
 }
 
 /**
@@ -1487,8 +1614,9 @@ void __init array_init_late(void)
 	if (!slub_shrinker_register(array_shrink_count, array_shrink_scan,
 				    "slub-arrays"))
 		pr_warn("SLUB: no shrinker for the cpu arrays: only the reaper empties them\n");
-	queue_delayed_work(system_unbound_wq, &array_reap_work,
-			   round_jiffies_relative(ARRAY_REAP_INTERVAL));
+	if (cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "mm/slub:array_reap",
+			      array_reap_online, array_reap_offline) < 0)
+		pr_warn("SLUB: no cpu reaps its arrays: only reclaim empties them\n");
 }
 
 #ifdef CONFIG_SLUB_ENGINE_KUNIT_TEST

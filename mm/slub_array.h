@@ -207,19 +207,26 @@ static __always_inline bool array_alloc_fast(struct kmem_cache *cache,
  * not KFENCE's.  All others go back to their slab.  The node and the
  * pfmemalloc mark (PG_active, see slab_test_pfmemalloc()) come from one
  * load of the slab's flags, rather than from slab_nid() and
- * slab_test_pfmemalloc(), which would load them twice.  Called with
+ * slab_test_pfmemalloc(), which would load them twice; where the flags
+ * have no node field (NODE_NOT_IN_PAGE_FLAGS), from those two.  Called with
  * preemption off, so that numa_mem_id() is the node of the cpu whose
  * array the object enters.
  */
 static __always_inline bool array_accepts_node(struct slab *slab, void *obj,
 					       int node)
 {
+#ifdef NODE_NOT_IN_PAGE_FLAGS
+	/* The flags have no room for the node: the section table has it. */
+	if (slab_nid(slab) != node || slab_test_pfmemalloc(slab))
+		return false;
+#else
 	unsigned long flags = READ_ONCE(slab->__page_flags);
 
 	/* Compared as ints: no sign extension of @node. */
 	if ((int)((flags >> NODES_PGSHIFT) & NODES_MASK) != node ||
 	    (flags & (1UL << PG_active)))
 		return false;
+#endif /* NODE_NOT_IN_PAGE_FLAGS */
 	return !is_kfence_address(obj);
 }
 

@@ -187,6 +187,16 @@ static void kta_reap_unlock(void)
 }
 
 /*
+ * One reap of the test cpu, as its own reap work does it, with the
+ * depot's interval taken as passed (a test makes its reaps back to back).
+ */
+static void kta_reap(struct kta_ctx *ctx)
+{
+	WRITE_ONCE(ctx->depot->next_reap, jiffies);
+	array_reap_cache(ctx->cache, false);
+}
+
+/*
  * Both arrays full: the next free puts one full array in the depot (with
  * a new empty one); allocating it all back takes it out again and leaves
  * an empty array in the depot.
@@ -364,16 +374,16 @@ static void kta_reap_busy_cpu(struct kunit *test)
 	busy = kta_loaded(ctx);
 	KUNIT_EXPECT_GT(test, busy, 0U);
 	/* Begins an interval: the arrays were used, they stay. */
-	array_reap_cache(ctx->cache);
+	kta_reap(ctx);
 	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), busy);
 	/* One free and one allocation, both on the fastpaths. */
 	kta_free(test);
 	kta_alloc(test);
-	array_reap_cache(ctx->cache);
+	kta_reap(ctx);
 	KUNIT_EXPECT_EQ_MSG(test, kta_loaded(ctx), busy,
 			    "the reaper emptied the arrays of a cpu that used them");
 	/* Unused for an interval now: emptied. */
-	array_reap_cache(ctx->cache);
+	kta_reap(ctx);
 	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
 	kta_reap_unlock();
 }
@@ -398,11 +408,20 @@ static void kta_reap_depot_per_node(struct kunit *test)
 	if (kta_depot_add_full(ctx, busy) && kta_depot_add_full(ctx, idle)) {
 		WRITE_ONCE(busy->depot.touched, true);
 		WRITE_ONCE(idle->depot.touched, false);
-		array_reap_cache(ctx->cache);
+		/* As the first cpu of each node to come to its reap does it. */
+		WRITE_ONCE(busy->depot.next_reap, jiffies);
+		WRITE_ONCE(idle->depot.next_reap, jiffies);
+		array_reap_depot(ctx->cache, &busy->depot, false);
+		array_reap_depot(ctx->cache, &idle->depot, false);
 		KUNIT_EXPECT_EQ(test, busy->depot.nr_full, 1U);
 		KUNIT_EXPECT_EQ_MSG(test, idle->depot.nr_full, 0U,
 				    "an idle depot was kept because another node's was used");
-		array_reap_cache(ctx->cache);
+		/* Another cpu of the node, within the interval: nothing. */
+		array_reap_depot(ctx->cache, &busy->depot, false);
+		KUNIT_EXPECT_EQ_MSG(test, busy->depot.nr_full, 1U,
+				    "a depot was reaped twice in one interval");
+		WRITE_ONCE(busy->depot.next_reap, jiffies);
+		array_reap_depot(ctx->cache, &busy->depot, false);
 		KUNIT_EXPECT_EQ(test, busy->depot.nr_full, 0U);
 	} else {
 		KUNIT_FAIL(test, "no memory for the depots' arrays");
@@ -573,29 +592,65 @@ static void kta_resize(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, __kmem_cache_empty(ctx->cache));
 }
 
+/* Wait up to 3 s for the test cpu's reap to leave @want in its spare. */
+static bool kta_wait_spare(struct kta_ctx *ctx, unsigned int want)
+{
+	unsigned int i;
+
+	for (i = 0; i < 150 && kta_spare(ctx) != want; i++)
+		msleep(20);
+	return kta_spare(ctx) == want;
+}
+
 /*
- * Under reclaim the shrinker gives back what the arrays and depots hold.
- * Its trylocks fail while another task holds slab_mutex (the reaper, a
- * cache being created): try again a few times.
+ * THEORY 6: under reclaim the shrinker takes what the node's depot holds
+ * up to nr_to_scan, no more, and asks the node's cpus to reap at once
+ * without waiting for them: the test cpu's own reap then empties the
+ * spare of the arrays it used.  The shrinker's trylock fails while
+ * another task holds slab_mutex (a cpu's reap, a cache being created):
+ * try again a few times.
  */
 static void kta_shrinker(struct kunit *test)
 {
-	struct shrink_control sc = { .gfp_mask = GFP_KERNEL, .nr_to_scan = 128 };
+	struct shrink_control sc = { .gfp_mask = GFP_KERNEL, .nr_to_scan = KTA_SIZE,
+				     .nid = numa_mem_id() };
 	struct kta_ctx *ctx = test->priv;
 	unsigned long freed = SHRINK_STOP;
-	unsigned int i;
+	unsigned int i, full;
 
 	kta_fill_depot(test, 0);
+	full = ctx->depot->nr_full;
+	KUNIT_EXPECT_GE(test, array_shrink_count(NULL, &sc), (unsigned long)full * KTA_SIZE);
 	for (i = 0; i < 50 && freed == SHRINK_STOP; i++) {
 		freed = array_shrink_scan(NULL, &sc);
 		if (freed == SHRINK_STOP)
 			msleep(20);
 	}
 	KUNIT_ASSERT_NE_MSG(test, freed, SHRINK_STOP, "the shrinker never got its locks");
-	KUNIT_EXPECT_GT(test, freed, 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, freed, (unsigned long)KTA_SIZE,
+			    "nr_to_scan %u: one full array, no more", KTA_SIZE);
+	KUNIT_EXPECT_EQ(test, sc.nr_scanned, (unsigned long)KTA_SIZE);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, full - 1);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), (unsigned int)KTA_SIZE);
+
+	/* Used just now: the reap the shrinker asks for finds it so. */
+	kta_alloc(test);
+	kta_free(test);
+	sc.nr_to_scan = 128;
+	freed = SHRINK_STOP;
+	for (i = 0; i < 50 && freed == SHRINK_STOP; i++) {
+		freed = array_shrink_scan(NULL, &sc);
+		if (freed == SHRINK_STOP)
+			msleep(20);
+	}
+	KUNIT_EXPECT_EQ(test, freed, (unsigned long)(full - 1) * KTA_SIZE);
 	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, 0U);
-	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
-	KUNIT_EXPECT_EQ(test, kta_spare(ctx), 0U);
+	/* The cpu used its arrays: its reap under pressure keeps the loaded one. */
+	KUNIT_EXPECT_TRUE_MSG(test, kta_wait_spare(ctx, 0),
+			      "the cpu's reap did not empty its spare within 3 s of the shrinker");
+	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), (unsigned int)KTA_SIZE);
+	/* Nothing left in the depot: the shrinker stops at once. */
+	KUNIT_EXPECT_EQ(test, array_shrink_scan(NULL, &sc), SHRINK_STOP);
 }
 
 /*
@@ -612,8 +667,8 @@ static void kta_refill_batch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, array_cache_resize(ctx->cache, size), 0);
 	kta_reap_lock();
 	/* The first reap may find the cpu used; the second resets it. */
-	array_reap_cache(ctx->cache);
-	array_reap_cache(ctx->cache);
+	kta_reap(ctx);
+	kta_reap(ctx);
 	for (batch = ARRAY_BATCH_MIN; batch <= size; batch *= 2) {
 		/* Both arrays empty, and the depot: this one refills. */
 		kta_alloc(test);
@@ -623,8 +678,8 @@ static void kta_refill_batch(struct kunit *test)
 		while (kta_loaded(ctx))
 			kta_alloc(test);
 	}
-	array_reap_cache(ctx->cache);
-	array_reap_cache(ctx->cache);
+	kta_reap(ctx);
+	kta_reap(ctx);
 	kta_alloc(test);
 	KUNIT_EXPECT_EQ_MSG(test, kta_loaded(ctx), ARRAY_BATCH_MIN - 1,
 			    "the reaper did not start an idle cpu's batch over");
@@ -829,8 +884,8 @@ static void kta_policy_remote(struct kunit *test)
 		kunit_skip(test, "the test thread has a mempolicy of its own");
 	KUNIT_ASSERT_EQ(test, array_cache_resize(ctx->cache, size), 0);
 	kta_reap_lock();
-	array_reap_cache(ctx->cache);
-	array_reap_cache(ctx->cache);
+	kta_reap(ctx);
+	kta_reap(ctx);
 	kta_fill_fresh(test, 0, 0);
 	/* The reaper, the only other writer, is held off. */
 	batch = ctx->pcpu->array_batch;
@@ -967,6 +1022,95 @@ static void kta_first_use(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, ctx->pcpu->spare);
 }
 
+struct kta_pin_seen {
+	struct task_struct *task;
+	size_t bytes;
+	unsigned int allocs;
+	unsigned int unpinned;
+	unsigned int reclaim;
+};
+
+/* Whether the running task may not move (migrate_disable()). */
+static bool kta_pinned(void)
+{
+#ifdef CONFIG_SMP
+	return current->migration_disabled;
+#else
+	return true;
+#endif /* CONFIG_SMP */
+}
+
+static void kta_pin_probe(void *data, unsigned long call_site,
+			  const void *ptr, size_t bytes_req,
+			  size_t bytes_alloc, gfp_t gfp, int node)
+{
+	struct kta_pin_seen *seen = data;
+
+	if (current != seen->task || bytes_req != seen->bytes)
+		return;
+	seen->allocs++;
+	if (!kta_pinned())
+		seen->unpinned++;
+	if (gfp & __GFP_DIRECT_RECLAIM)
+		seen->reclaim++;
+}
+
+/* Give the test cpu its placeholder back, as before its first use. */
+static void kta_unmake(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+
+	array_drain_local(ctx->cache);
+	array_cache_release(ctx->cache);
+	array_cache_attach(ctx->cache, KTA_SIZE);
+	KUNIT_ASSERT_PTR_EQ(test, ctx->pcpu->array, &array_unmade);
+}
+
+/*
+ * THEORY 6: a first use makes the cpu's arrays with array_making in
+ * place, and the task stays on the cpu until they are in, on every path
+ * that makes them (a free, a bulk free, an allocation): a task that
+ * moved meanwhile would leave array_making on the cpu for good, which
+ * would take the freelist path for the cache from then on.  Pinned, it
+ * does no direct reclaim, for which a cpu going offline would wait.
+ * The kmalloc tracepoint sees the arrays being made.
+ */
+static void kta_first_use_pinned(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	struct kta_pin_seen seen = {
+		.task = current,
+		.bytes = struct_size_t(struct slub_array, objs, KTA_SIZE),
+	};
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		kunit_skip(test, "no CONFIG_TRACEPOINTS: cannot see the arrays made");
+	if (!IS_ENABLED(CONFIG_SMP))
+		kunit_skip(test, "no CONFIG_SMP: no task moves");
+	kta_alloc(test);
+	kta_alloc(test);
+	kta_alloc(test);
+	kta_unmake(test);
+	ret = register_trace_kmalloc(kta_pin_probe, &seen);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	/* A free, then a bulk free, then an allocation, each a first use. */
+	kta_free(test);
+	kta_unmake(test);
+	ctx->nr--;
+	KUNIT_EXPECT_EQ(test, array_free_bulk(ctx->cache, 1, &ctx->objs[ctx->nr],
+					      numa_mem_id()), (size_t)1);
+	kta_unmake(test);
+	kta_alloc(test);
+	unregister_trace_kmalloc(kta_pin_probe, &seen);
+	tracepoint_synchronize_unregister();
+	KUNIT_EXPECT_GE_MSG(test, seen.allocs, 6U, "three first uses, two arrays each");
+	KUNIT_EXPECT_EQ_MSG(test, seen.unpinned, 0U,
+			    "a first use made arrays with the task free to move");
+	KUNIT_EXPECT_EQ_MSG(test, seen.reclaim, 0U,
+			    "a first use may reclaim while its task is pinned");
+}
+
 static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_refill_half),
 	KUNIT_CASE(kta_spare_swap),
@@ -988,6 +1132,7 @@ static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_bulk_node_mixed),
 	KUNIT_CASE(kta_free_arrays),
 	KUNIT_CASE(kta_first_use),
+	KUNIT_CASE(kta_first_use_pinned),
 	KUNIT_CASE(kta_policy_allows),
 	KUNIT_CASE(kta_policy_remote),
 	{}

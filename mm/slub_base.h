@@ -68,7 +68,8 @@ static inline void __init slub_stack_depot_early_init(void)
 
 /*
  * Register a shrinker of the engine's own (the cpu arrays), once, at
- * boot.  Returns false if it could not be.
+ * boot, NUMA aware: it is asked node by node.  Returns false if it could
+ * not be.
  */
 static inline bool __init
 slub_shrinker_register(unsigned long (*count)(struct shrinker *,
@@ -82,6 +83,7 @@ slub_shrinker_register(unsigned long (*count)(struct shrinker *,
 	shrinker.count_objects = count;
 	shrinker.scan_objects = scan;
 	shrinker.seeks = DEFAULT_SEEKS;
+	shrinker.flags = SHRINKER_NUMA_AWARE;
 	return !register_shrinker(&shrinker, name);
 }
 

@@ -244,14 +244,39 @@ static void slab_memory_offline(void)
 	mutex_unlock(&slab_mutex);
 }
 
+/*
+ * A node that had no memory has some now: where cpus may sit on
+ * memoryless nodes, numa_mem_id() of some cpus may name it from now on,
+ * and their arrays and their old node's depot would hand another node's
+ * objects to requests for this one.  Every array and depot is emptied,
+ * so that array_accepts() holds for what they take from now on.  The
+ * hotplug code holds cpus_read_lock().
+ */
+static void slab_memory_node_new(void)
+{
+	struct kmem_cache *cache;
+
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(cache, &slab_caches, list) {
+		if (!cache->array_size)
+			continue;
+		slub_flush_cpus_locked(cache, NULL);
+		array_depot_drain(cache);
+	}
+	mutex_unlock(&slab_mutex);
+}
+
 static int slab_memory_callback(struct notifier_block *nb,
 				unsigned long event, void *data)
 {
-	int node = ((struct memory_notify *)data)->status_change_nid_normal;
+	struct memory_notify *mn = data;
+	int node = mn->status_change_nid_normal;
 	int ret = 0;
 
 	if (event == MEM_GOING_ONLINE && node >= 0)
 		ret = slab_memory_online(node);
+	else if (event == MEM_ONLINE && mn->status_change_nid >= 0)
+		slab_memory_node_new();
 	else if (event == MEM_GOING_OFFLINE)
 		slab_memory_offline();
 	return notifier_from_errno(ret);

@@ -73,6 +73,7 @@ struct slub_depot {
 	unsigned int nr_full;
 	unsigned int nr_empty;
 	bool touched;		/* an array moved since the last reap */
+	unsigned long next_reap;	/* jiffies: its next reap, by a cpu of its node */
 	struct list_head full;
 	struct list_head empty;
 };

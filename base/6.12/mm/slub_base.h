@@ -128,7 +128,8 @@ static inline void __init slub_stack_depot_early_init(void)
 
 /*
  * Register a shrinker of the engine's own (the cpu arrays), once, at
- * boot.  Returns false if it could not be.
+ * boot, NUMA aware: it is asked node by node.  Returns false if it could
+ * not be.
  */
 static inline bool __init
 slub_shrinker_register(unsigned long (*count)(struct shrinker *,
@@ -137,7 +138,7 @@ slub_shrinker_register(unsigned long (*count)(struct shrinker *,
 					     struct shrink_control *),
 		       const char *name)
 {
-	struct shrinker *shrinker = shrinker_alloc(0, "%s", name);
+	struct shrinker *shrinker = shrinker_alloc(SHRINKER_NUMA_AWARE, "%s", name);
 
 	if (!shrinker)
 		return false;
