@@ -6,7 +6,7 @@
 H := harness
 
 .PHONY: all check check-full build-matrix check-mutants plugin-test badinput layouts bench results datagram-trace shell tree \
-	kernel fastpath series series-check clean distclean help
+	kernel fastpath series series-check distro clean distclean help
 
 all:
 	@$(H)/main.sh
@@ -59,13 +59,16 @@ series:
 series-check:
 	@$(H)/series-check.sh
 
+distro:
+	@$(H)/distro.sh
+
 clean:
 	rm -rf build/out build/src build/initramfs build/modules build/guest build/kselftest \
 		build/logs build/results.tsv build/series build/series@* build/series-git \
 		build/series-git@* build/series-check build/series-check@* \
 		build/bench build/bench@* build/badinput.md \
 		build/badinput@*.md build/mutants \
-		build/matrix-results.tsv build/plugin-test
+		build/matrix-results.tsv build/plugin-test build/distro build/distro@*
 
 distclean: clean
 	rm -rf build
@@ -89,6 +92,8 @@ help:
 	@echo "make tree       lay the series onto build/src/series-6.12 (BASE=6.1: build/src/series)"
 	@echo "make series     write the patch series and its cover letter to build/series@6.12 (BASE=6.1: build/series)"
 	@echo "make series-check  git am the series patch by patch, checkpatch and build each, boot"
+	@echo "make distro     the series as Debian kernel packages (bindeb-pkg) with Debian's own config:"
+	@echo "                build/distro@6.12/<flavour>/*.deb (FLAVOUR=amd64|cloud-amd64, LOCALVERSION=-slub-engine)"
 	@echo "make clean      remove build outputs (keeps the unpacked base)"
 	@echo "variables: BASE=6.12|6.1 (every target, 6.12 by default; make check without it covers both)"
 	@echo "           KERNEL_SRC=<tree of BASE> VARIANTS='<names>' JOBS=<n>"

@@ -46,6 +46,12 @@ python3-docutils:/usr/lib/python3/dist-packages/docutils"
 # make datagram-trace: the guest is single-stepped through QEMU's gdbstub.
 [ "${1:-}" = trace ] && want="$want gdb:gdb"
 
+# make distro: kbuild's bindeb-pkg runs dpkg-buildpackage, and 6.12's
+# debian/rules debhelper's dh_* commands (6.1's builddeb, fakeroot).
+[ "${1:-}" = distro ] && want="$want dpkg-dev:dpkg-buildpackage
+debhelper:dh_prep
+fakeroot:fakeroot"
+
 missing=
 for w in $want; do
 	pkg=${w%%:*}
