@@ -99,7 +99,7 @@ kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-coun
 invariant-assert model-cal-miscount model-cal-missing model-calls-off model-guest-error
 model-empty model-nohw model-pass-differs model-window-lost
 objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked
-memory-offline-unlock-dropped first-use-unpinned reap-waits
+memory-offline-unlock-dropped first-use-unpinned
 kmalloc-buckets-ignored kmalloc-caller-lost counters-fixed-unchecked
 counters-untyped results-block-edited results-run-changed results-cover-unsourced
 plugin-fifo plugin-l2-4way plugin-crossing-dropped plugin-stores-dropped plugin-calls-off-by-one"
@@ -268,12 +268,6 @@ mutant() {
 		edit mm/slub_array.c 's/\tif \(in_task\(\)\)\n\t\tmigrate_disable\(\);\n\tpreempt_enable\(\);/\tpreempt_enable();/' || return
 		edit mm/slub_array.c 's/\tif \(in_task\(\)\)\n\t\tmigrate_enable\(\);\n\treturn made;/\treturn made;/' || return
 		echo "series-6.12-lockdep kunit:slub_array:kta_first_use_pinned"
-		;;
-	reap-waits)
-		# A cpu's reap empties every cpu's arrays and waits for them:
-		# a cpu whose kworker never runs holds slab_mutex's holder.
-		edit mm/slub_array.c 's/\t\tif \(array_cpu_objects\(cache, raw_smp_processor_id\(\)\)\)\n\t\t\tarray_drain_local\(cache\);/\t\tslub_flush_all(cache);/' || return
-		echo "series-6.12 kselftest:rt_starve_test.sh:rt_starve caches*"
 		;;
 	*)
 		echo "unknown mutant $1"

@@ -4,8 +4,10 @@
 # A cpu whose kworkers never run must hold up no other cpu's slab work.
 #
 # rt_spin keeps the last cpu busy as a SCHED_FIFO task that never
-# sleeps, with RT throttling off, so that nothing of a lower class runs
-# there, its kworkers included, for RT_SPIN_SECONDS.  The cpu used the
+# sleeps, with RT throttling off and, where the kernel has one (6.12 on),
+# that cpu's fair server stopped (its debugfs runtime 0), so that nothing
+# of a lower class runs there, its kworkers included, for
+# RT_SPIN_SECONDS.  The cpu used the
 # slab caches before (every cpu does while the system boots), and then
 # sits untouched: the kind of cpu an allocator's periodic housekeeping
 # empties.  After more than two such periods (SLAB reaped every 2 s, and
@@ -31,6 +33,7 @@ MOD=test_slab_api
 SPIN=${RT_SPIN_SECONDS:-24}
 TIMEOUT=${RT_STARVE_TIMEOUT:-10}
 RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
+FAIR_SERVER=/sys/kernel/debug/sched/fair_server
 
 echo "TAP version 13"
 
@@ -64,6 +67,11 @@ wait_for() {
 
 runtime=$(cat $RT_RUNTIME)
 echo -1 >$RT_RUNTIME
+fair=
+if [ -w $FAIR_SERVER/cpu$spin_cpu/runtime ]; then
+	fair=$(cat $FAIR_SERVER/cpu$spin_cpu/runtime)
+	echo 0 >$FAIR_SERVER/cpu$spin_cpu/runtime
+fi
 "$(dirname "$0")/rt_spin" $spin_cpu "$SPIN" >"$tmpdir/spin.out" 2>&1 &
 spin_pid=$!
 # Two housekeeping periods and a half of a starved cpu.
@@ -96,7 +104,13 @@ spin_alive=0
 kill -0 $spin_pid 2>/dev/null && spin_alive=1
 wait $spin_pid
 spin_rc=$?
+[ -z "$fair" ] || echo "$fair" >$FAIR_SERVER/cpu$spin_cpu/runtime
 echo "$runtime" >$RT_RUNTIME
+if [ -n "$fair" ]; then
+	echo "# fair server of cpu $spin_cpu: stopped, its runtime of $fair ns restored"
+else
+	echo "# no fair server to stop on cpu $spin_cpu"
+fi
 sed 's/^/# /' "$tmpdir/spin.out"
 
 # 1: the spinner held its cpu to the end, so the rest ran beside it.
