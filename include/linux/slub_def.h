@@ -210,21 +210,29 @@ void *fixup_red_left(struct kmem_cache *cache, void *obj);
  * lives in a 3-word window of the slab's struct page, struct slab's
  * pair_window[] and the word of _mapcount and _refcount after it, and
  * sits at whichever 16-byte boundary falls inside it.  Offsets for
- * x86-64, MEMCG off; struct page and struct slab fields that share an
- * offset overlay:
+ * x86-64, MEMCG and SLAB_OBJ_EXT off; struct page and struct slab fields
+ * that share an offset overlay.  The two bases order the first words of
+ * struct slab differently (6.1 marks a slab by PG_slab, 6.12 by the
+ * page type PGTY_slab in the top byte of page_type):
  *
  * CONFIG_STRUCT_PAGE_ALIGNED: 64 bytes, aligned to 16, pair always at 32.
  *
- *   off  struct page             struct slab
- *     0  flags                   __page_flags (PG_slab, PG_locked, ...)
- *     8  compound_head, lru      slab_list / rcu_head / next
- *    16  lru                     slab_list / rcu_head / slabs
- *    24  mapping                 slab_cache
- *    32  index                   freelist                 pair, 0 mod 16
- *    40  private                 counters                 pair
- *    48  _mapcount, page_type    -1, untouched
- *    52  _refcount               _refcount
- *    56  padding
+ *   off  struct page           struct slab, 6.1       struct slab, 6.12
+ *     0  flags                 __page_flags           __page_flags
+ *     8  compound_head, lru    slab_list, rcu_head,   slab_cache
+ *                              next
+ *    16  lru                   slab_list, rcu_head,   slab_list, rcu_head,
+ *                              slabs                  next
+ *    24  mapping               slab_cache             slab_list, rcu_head,
+ *                                                     slabs
+ *    32  index                 freelist, 0 mod 16     freelist, 0 mod 16
+ *    40  private               counters               counters
+ *    48  _mapcount, page_type  -1, untouched          PGTY_slab, untouched
+ *    52  _refcount             _refcount              _refcount
+ *    56  padding               padding                padding
+ *
+ * With MEMCG or SLAB_OBJ_EXT the last word is memcg_data (obj_exts on
+ * 6.12) and the page is 64 bytes with either choice below.
  *
  * CONFIG_STRUCT_PAGE_INTERNAL_ALIGN: 56 bytes, 8-byte aligned, so a
  * struct page sits at 0 or 8 mod 16 (memmap entries alternate):
@@ -233,7 +241,7 @@ void *fixup_red_left(struct kmem_cache *cache, void *obj);
  *   0-31 as above                as above              as above
  *    32  index                   freelist  0 mod 16    unused
  *    40  private                 counters              freelist  0 mod 16
- *    48  _mapcount, page_type    -1, untouched         counters bits 0-31
+ *    48  _mapcount, page_type    as above              counters bits 0-31
  *    52  _refcount               _refcount             counters bits 32-63
  *
  * The position is (page address & 8) / 8; one AND and one ADD find it.
@@ -268,6 +276,8 @@ void *fixup_red_left(struct kmem_cache *cache, void *obj);
  *   before the engine's first store, every store keeps it (the fixed
  *   bits below, asserted at each commit under DEBUG_VM) and
  *   __folio_clear_slab() finds it at free and resets the word to -1.
+ *   Only a 56-byte page has the shifted position: with MEMCG or
+ *   SLAB_OBJ_EXT the counters stay untyped, with 15 bits each.
  * - index and private are the page allocator's only while the page is
  *   free, as for upstream SLUB's pair at the same offsets.
  */

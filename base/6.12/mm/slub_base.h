@@ -155,6 +155,17 @@ static inline bool slub_is_page_type(u32 word)
 	return (word >> 24) >= PGTY_buddy;
 }
 
+/*
+ * A slab page is marked by page_type, at the offset the pair's counters
+ * take in a struct page at 8 mod 16.  That position exists only where
+ * struct page is not a multiple of 16 bytes: there the counters must
+ * carry the type (CONFIG_SLUB_TYPED_COUNTERS, mm/Kconfig).
+ */
+static_assert(IS_ENABLED(CONFIG_SLUB_TYPED_COUNTERS) ||
+	      !IS_ENABLED(CONFIG_STRUCT_PAGE_INTERNAL_ALIGN) ||
+	      sizeof(struct page) % 16 == 0,
+	      "a 56-byte struct page needs CONFIG_SLUB_TYPED_COUNTERS");
+
 #ifdef CONFIG_NUMA
 /* Whether a task with mempolicy @pol spreads its pages over nodes. */
 static inline bool slub_mpol_interleaves(const struct mempolicy *pol)
