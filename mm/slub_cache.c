@@ -59,7 +59,8 @@ slub_setup_alias("slab_min_objects=", slab_min_objects, param_min_objects);
 
 /*
  * Lowest order >= slub_min_order holding @min_objects objects of @size
- * whose unused tail is at most 1/@frac of the slab; > @max_order if none.
+ * whose unused tail is at most 1/@frac of the slab, and no more objects
+ * than the counters count (SLUB_MAX_OBJS); > @max_order if none.
  */
 static unsigned int order_search(unsigned int size, unsigned int min_objects,
 				 unsigned int max_order, unsigned int frac)
@@ -72,6 +73,8 @@ static unsigned int order_search(unsigned int size, unsigned int min_objects,
 	order = max_t(unsigned int, slub_min_order, get_order(min_objects * size));
 	for (; order <= max_order; order++) {
 		bytes = PAGE_SIZE << order;
+		if (bytes / size > SLUB_MAX_OBJS)
+			return max_order + 1;
 		if (bytes % size <= bytes / frac)
 			break;
 	}
@@ -79,18 +82,19 @@ static unsigned int order_search(unsigned int size, unsigned int min_objects,
 }
 
 /*
- * Pick the slab order: aim for slub_min_objects objects (by default more
- * with more cpus) and at most 1/16 waste, relaxing first the waste bound
- * down to 1/4, then the object count, then the maximum order.
+ * Pick the slab order for objects of @size: aim for @min_objects objects
+ * (slub_min_objects; 0: more with more cpus), no more than the counters
+ * count, and at most 1/16 waste, relaxing first the waste bound down to
+ * 1/4, then the object count, then the maximum order.
  */
-static int slab_order_for(unsigned int size)
+int slab_order_for(unsigned int size, unsigned int min_objects)
 {
-	unsigned int min_objects = slub_min_objects;
 	unsigned int max_objects, order, frac;
 
 	if (!min_objects)
 		min_objects = 4 * (fls(nr_cpu_ids) + 1);
-	max_objects = (PAGE_SIZE << slub_max_order) / size;
+	max_objects = min_t(unsigned int, (PAGE_SIZE << slub_max_order) / size,
+			    SLUB_MAX_OBJS);
 	if (min_objects > max_objects)
 		min_objects = max_objects;
 
@@ -199,7 +203,7 @@ bool slub_cache_layout(struct kmem_cache *cache)
 	cache->size = size;
 	cache->reciprocal_size = reciprocal_value(size);
 
-	order = slab_order_for(size);
+	order = slab_order_for(size, slub_min_objects);
 	if (order < 0)
 		return false;
 

@@ -536,6 +536,38 @@ static void kt_counters_packing(struct kunit *test)
 	slab_discard(ctx->cache, other);
 }
 
+/*
+ * A slab never holds more objects than the counters count, whatever
+ * slab_min_objects= asks for: an order past SLUB_MAX_OBJS objects would
+ * leave its tail unused (half of each slab of kmalloc-8 at
+ * slab_min_objects=4096 with 11-bit counters).  It still holds at least
+ * half of what the counters, the maximum order and the wish allow.
+ */
+static void kt_order_objects_cap(struct kunit *test)
+{
+	static const unsigned int sizes[] = { 8, 16, 24, 64, 192, 4096 };
+	static const unsigned int wants[] = { 0, 16, 4096, 65535 };
+	unsigned int i, j, objs, best;
+	int order;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		for (j = 0; j < ARRAY_SIZE(wants); j++) {
+			order = slab_order_for(sizes[i], wants[j]);
+			KUNIT_ASSERT_GE(test, order, 0);
+			objs = (PAGE_SIZE << order) / sizes[i];
+			KUNIT_EXPECT_LE_MSG(test, objs, SLUB_MAX_OBJS,
+					    "size %u, min_objects %u: order %d",
+					    sizes[i], wants[j], order);
+			best = min3(wants[j] ? wants[j] : 16U, SLUB_MAX_OBJS,
+				    (unsigned int)((PAGE_SIZE << slub_max_order) /
+						   sizes[i]));
+			KUNIT_EXPECT_GE_MSG(test, 2 * objs, best,
+					    "size %u, min_objects %u: order %d",
+					    sizes[i], wants[j], order);
+		}
+	}
+}
+
 /* ---- Slab state transitions through the real alloc and free paths ---- */
 
 static void kt_need_direct_free(struct kunit *test)
@@ -1500,6 +1532,7 @@ static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_freelist_hardened),
 	KUNIT_CASE(kt_freelist_new_slab),
 	KUNIT_CASE(kt_counters_packing),
+	KUNIT_CASE(kt_order_objects_cap),
 	KUNIT_CASE(kt_full_to_partial_and_back),
 	KUNIT_CASE(kt_empty_freed_beyond_min_partial),
 	KUNIT_CASE(kt_cpu_partial_bounded),

@@ -364,6 +364,7 @@ ssize_t slub_sync_show(struct kmem_cache *cache, char *buf);
 
 /* Cache geometry, mm/slub_cache.c */
 extern unsigned int slub_min_order, slub_max_order, slub_min_objects;
+int slab_order_for(unsigned int size, unsigned int min_objects);
 bool slub_cache_layout(struct kmem_cache *cache);
 slab_flags_t slub_cache_flags(slab_flags_t flags, const char *name);
 int slub_cache_create(struct kmem_cache *cache, slab_flags_t flags);
