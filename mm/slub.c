@@ -285,15 +285,17 @@
  * counts), so an array that a cpu held is freed after an RCU grace
  * period and read under rcu_read_lock().
  *
- * A resize (array_size written) holds slab_mutex and cpus_read_lock(),
- * makes every cpu's two new arrays first, sets cache->array_size and
- * cache->array_resizing, gives each online cpu that has arrays (or is
- * making them) its new arrays from a worker bound to it (the old ones'
- * objects go back to the slabs), then empties the depots and clears
- * array_resizing.  Meanwhile cpus not yet served keep their old arrays,
- * but a depot takes and gives only arrays of cache->array_size; a refill
- * that comes back with an old spare to a cpu that has new arrays gives
- * its objects back and frees it.
+ * A resize (array_size written) first makes, with no lock held, two new
+ * arrays for each cpu that has arrays; then, under slab_mutex and
+ * cpus_read_lock(), sets cache->array_size and cache->array_resizing,
+ * gives each online cpu that has arrays (or is making them) its new
+ * arrays from a worker bound to it (the old ones' objects go back to
+ * the slabs; a cpu whose arrays came after the first step goes back to
+ * unmade), then empties the depots and clears array_resizing.
+ * Meanwhile cpus not yet served keep their old arrays, but a depot takes
+ * and gives only arrays of cache->array_size; a refill that comes back
+ * with an old spare to a cpu that has new arrays gives its objects back
+ * and frees it.
  *
  * Under reclaim a NUMA-aware shrinker works on the node it is asked for:
  * it counts the node's depots and what the node's cpus' arrays held at

@@ -1228,8 +1228,12 @@ static void array_swap(struct kmem_cache_cpu *pcpu, struct array_swap *sw,
 	/* A cpu that never used the cache makes its arrays on first use. */
 	if (*old_a == &array_unmade)
 		return;
+	/*
+	 * One that had none when the new ones were made (its first use came
+	 * after) goes back to making them on its next use.
+	 */
 	WRITE_ONCE(pcpu->spare, sw->spare);
-	WRITE_ONCE(pcpu->array, sw->array);
+	WRITE_ONCE(pcpu->array, sw->array ? sw->array : &array_unmade);
 	sw->array = NULL;
 	sw->spare = NULL;
 }
@@ -1270,14 +1274,27 @@ static void array_swap_offline(struct array_swap *sw, unsigned int cpu)
 	array_free(s);
 }
 
-/* Every cpu's new arrays, all made before the first is installed. */
+/*
+ * The new arrays of every cpu that has arrays now, all made before the
+ * first is installed, and with no lock held: a cpu that makes its
+ * arrays later is sent back to making them (array_swap()).
+ */
 static int array_swap_prepare(struct kmem_cache *cache, struct array_swap *sw,
 			      unsigned int size)
 {
+	struct slub_array *a;
+	bool made;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		sw[cpu].cache = cache;
+		/* Arrays are freed after a grace period (array_free()). */
+		rcu_read_lock();
+		a = READ_ONCE(per_cpu_ptr(cache->cpu_slab, cpu)->array);
+		made = a && array_made(a);
+		rcu_read_unlock();
+		if (!made)
+			continue;
 		sw[cpu].array = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
 		sw[cpu].spare = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
 		if (!sw[cpu].array || !sw[cpu].spare)
@@ -1297,9 +1314,10 @@ static int array_swap_prepare(struct kmem_cache *cache, struct array_swap *sw,
  * Meanwhile the cpus that still have arrays of the old size keep using
  * them, but no depot takes or gives an array of another size than the
  * cache's (THEORY 6).
- * All the new arrays are made before the first is installed, so that a
- * resize without memory changes nothing.  Serialised with the reaper,
- * cache destroy and hotplug by slab_mutex and cpus_read_lock().
+ * All the new arrays are made before the first is installed, and before
+ * any lock is taken, for the cpus that have arrays, so that a resize
+ * without memory changes nothing.  Serialised with the reaper, cache
+ * destroy and hotplug by slab_mutex and cpus_read_lock().
  *
  * Return: 0; -EINVAL for a size out of range or a cache without arrays,
  * with a message; -ENOMEM.
@@ -1317,14 +1335,14 @@ int array_cache_resize(struct kmem_cache *cache, unsigned int size)
 	sw = kvcalloc(nr_cpu_ids, sizeof(*sw), GFP_KERNEL);
 	if (!sw)
 		return -ENOMEM;
+	if (READ_ONCE(cache->array_size) != size)
+		err = array_swap_prepare(cache, sw, size);
 	cpus_read_lock();
 	mutex_lock(&slab_mutex);
 	if (!cache->array_size) {
 		pr_warn("SLUB %s: array_size %u refused: the cache has no arrays (the freelist front end, or a debug cache)\n",
 			cache->name, size);
 		err = -EINVAL;
-	} else if (size != cache->array_size) {
-		err = array_swap_prepare(cache, sw, size);
 	}
 	if (!err && size != cache->array_size) {
 		WRITE_ONCE(cache->array_resizing, true);

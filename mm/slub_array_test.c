@@ -691,6 +691,7 @@ struct kta_kmalloc_seen {
 	struct task_struct *task;
 	size_t bytes;
 	unsigned int allocs;
+	unsigned int locked;	/* of them under slab_mutex (lockdep) */
 	gfp_t gfp;
 };
 
@@ -704,6 +705,10 @@ static void kta_kmalloc_probe(void *data, unsigned long call_site,
 		return;
 	seen->allocs++;
 	seen->gfp |= gfp;
+#ifdef CONFIG_LOCKDEP
+	if (lockdep_is_held(&slab_mutex))
+		seen->locked++;
+#endif
 }
 
 /*
@@ -739,6 +744,46 @@ static void kta_free_gfp(struct kunit *test)
 			    "kfree() may reclaim or wake kswapd for an array");
 	KUNIT_EXPECT_TRUE_MSG(test, seen.gfp & __GFP_NOMEMALLOC,
 			      "kfree() may take an array from the reserves");
+}
+
+/*
+ * A resize makes new arrays only for the cpus that have arrays (here the
+ * test cpu alone), and makes them before it takes slab_mutex: two
+ * arrays of every possible cpu under the global locks were 16 MiB at
+ * array_size=1024 and 512 possible cpus.  lockdep tells whether the
+ * allocations ran under slab_mutex.
+ */
+static void kta_resize_allocs(struct kunit *test)
+{
+	struct kta_ctx *ctx = test->priv;
+	const unsigned int size = 2 * KTA_SIZE;
+	struct kta_kmalloc_seen seen = {
+		.task = current,
+		.bytes = struct_size_t(struct slub_array, objs, size),
+	};
+	unsigned int made = 0;
+	int cpu, ret;
+
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		kunit_skip(test, "no CONFIG_TRACEPOINTS: cannot see the allocations");
+	kta_alloc(test);	/* this cpu's first use makes its arrays */
+	KUNIT_ASSERT_TRUE(test, array_made(ctx->pcpu->array));
+	ret = register_trace_kmalloc(kta_kmalloc_probe, &seen);
+	if (!ret) {
+		ret = array_cache_resize(ctx->cache, size);
+		unregister_trace_kmalloc(kta_kmalloc_probe, &seen);
+		tracepoint_synchronize_unregister();
+	}
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	for_each_possible_cpu(cpu)
+		made += array_made(per_cpu_ptr(ctx->cache->cpu_slab, cpu)->array);
+	KUNIT_EXPECT_EQ(test, made, 1U);
+	KUNIT_EXPECT_EQ(test, ctx->pcpu->array->size, size);
+	KUNIT_EXPECT_EQ_MSG(test, seen.allocs, 2 * made,
+			    "a resize made arrays for %u possible cpus, %u of them with arrays",
+			    num_possible_cpus(), made);
+	KUNIT_EXPECT_EQ_MSG(test, seen.locked, 0U,
+			    "a resize made arrays under slab_mutex");
 }
 
 /*
@@ -1129,6 +1174,7 @@ static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_shrinker),
 	KUNIT_CASE(kta_refill_batch),
 	KUNIT_CASE(kta_free_gfp),
+	KUNIT_CASE(kta_resize_allocs),
 	KUNIT_CASE(kta_bulk_wrong_node),
 	KUNIT_CASE(kta_bulk_node_mixed),
 	KUNIT_CASE(kta_free_arrays),
