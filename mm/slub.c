@@ -319,6 +319,7 @@
 #include <linux/swab.h>
 #include <linux/bitops.h>
 #include <linux/slab.h>
+#include <linux/kcsan-checks.h>
 #include <linux/kasan.h>
 #include <linux/kmsan.h>
 #include <linux/kmemleak.h>
@@ -1801,6 +1802,14 @@ static __always_inline bool obj_free_hooks(struct kmem_cache *cache, void *x,
 	debug_check_no_locks_freed(x, cache->object_size);
 	if (!(cache->flags & SLAB_DEBUG_OBJECTS))
 		debug_check_no_obj_freed(x, cache->object_size);
+	/*
+	 * For KCSAN the free writes the whole object: an access racing
+	 * with it is a use after free.  Not where readers may still look
+	 * (SLAB_TYPESAFE_BY_RCU).
+	 */
+	if (!(cache->flags & SLAB_TYPESAFE_BY_RCU))
+		__kcsan_check_access(x, cache->object_size,
+				     KCSAN_ACCESS_WRITE | KCSAN_ACCESS_ASSERT);
 	/* A free KASAN finds invalid (double, or mid-object) is not done. */
 	if (slub_kasan_pre_free(cache, x))
 		return true;
