@@ -1570,18 +1570,15 @@ static __always_inline void *slab_alloc_node(struct kmem_cache *cache,
  * Push a chain of @cnt objects of one slab onto the slab freelist and
  * move the slab between lists as its new state requires.
  */
-static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
-				   void *head, void *tail, int cnt,
-				   unsigned long addr)
+static noinline void slab_free_chain(struct kmem_cache *cache,
+				     struct slab *slab, void *head, void *tail,
+				     int cnt, unsigned long addr)
 {
 	struct kmem_cache_node *kn = NULL;
 	struct slab_pair old, new;
 	unsigned long flags = 0;
 	bool was_full;
 
-	stat(cache, FREE_SLOWPATH);
-	if (kfence_free(head))
-		return;
 	if (slub_debug_cache(cache)) {
 		slub_debug_free(cache, slab, head, tail, cnt, addr);
 		return;
@@ -1634,6 +1631,28 @@ static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
 		stat(cache, FREE_ADD_PARTIAL);
 	}
 	spin_unlock_irqrestore(&kn->list_lock, flags);
+}
+
+/*
+ * A free that missed the cpu slab.  A KFENCE object goes to KFENCE
+ * before anything else, by a tail call on kernels built without frame
+ * pointers: KFENCE names the culprit of a bad free by the first frame
+ * past its own, past kfree() and kmem_cache_free() and past
+ * __slab_free() (mm/kfence/report.c, get_stack_skipnr()).  Our entry
+ * points reach this function by tail calls too, so this frame must not
+ * be left on the stack: slab_free_chain() keeps a realigned frame for
+ * its pair, from which gcc makes no tail call.
+ */
+static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
+				   void *head, void *tail, int cnt,
+				   unsigned long addr)
+{
+	stat(cache, FREE_SLOWPATH);
+	if (is_kfence_address(head)) {
+		__kfence_free(head);
+		return;
+	}
+	slab_free_chain(cache, slab, head, tail, cnt, addr);
 }
 
 /* slub_fastpath=irqoff: push onto the cpu freelist with interrupts off. */
@@ -2292,8 +2311,16 @@ static __always_inline int slub_alloc_bulk(struct kmem_cache *cache,
 		done = bulk_alloc_debug(cache, flags, size, p, _RET_IP_);
 	} else {
 		done = 0;
-		if (static_branch_unlikely(&slub_arrays) && cache->array_size)
-			done = array_alloc_bulk(cache, size, p);
+		if (static_branch_unlikely(&slub_arrays) && cache->array_size) {
+			/*
+			 * KFENCE samples bulk allocations too: its object
+			 * first if it wants one now, as bulk_alloc_cpu()
+			 * asks for each object (one load per call).
+			 */
+			p[0] = kfence_alloc(cache, cache->object_size, flags);
+			done = p[0] ? 1 : 0;
+			done += array_alloc_bulk(cache, size - done, p + done);
+		}
 		if (done < size)
 			done += bulk_alloc_cpu(cache, flags, size - done,
 					       p + done, true);
