@@ -128,6 +128,15 @@ def main():
         print("  array front end    %d caches with arrays; at most %d KiB of objects in"
               % (len(arrays), worst))
         print("                     arrays (2 per cpu + 8 per node depot, each of array_size)")
+        # The same caches and sizes on bigger machines (same node count):
+        # the bound grows with the cpus, the memory beside it may not.
+        mem = [l for l in section(lines, "meminfo") if l.startswith("MemTotal:")]
+        total_kb = int(mem[0].split()[1]) if mem else 0
+        for c in (2, 16, 128, 512):
+            kib = sum(n * size * (2 * c + 8 * nodes) for n, size in arrays) // 1024
+            share = " (%.1f%% of this guest's MemTotal)" % (100.0 * kib / total_kb) if total_kb else ""
+            print("                     at %3d cpus, %d node%s: %d KiB%s"
+                  % (c, nodes, "" if nodes == 1 else "s", kib, share))
         slab = [l for l in section(lines, "meminfo") if l.startswith("Slab:")]
         if held is not None and slab:
             slab_kb = int(slab[0].split()[1])
