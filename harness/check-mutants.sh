@@ -99,7 +99,8 @@ kunit-case-swapped stress-hotplug-write-fails nomerge-bad-words-silent node-coun
 invariant-assert model-cal-miscount model-cal-missing model-calls-off model-guest-error
 model-empty model-nohw model-pass-differs model-window-lost
 objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked
-memory-offline-unlock-dropped first-use-unpinned
+memory-offline-unlock-dropped first-use-unpinned kfence-frame-kept kfence-bulk-unsampled
+order-past-counters resize-all-cpus
 kmalloc-buckets-ignored kmalloc-caller-lost counters-fixed-unchecked
 counters-untyped results-block-edited results-run-changed results-cover-unsourced
 plugin-fifo plugin-l2-4way plugin-crossing-dropped plugin-stores-dropped plugin-calls-off-by-one"
@@ -268,6 +269,30 @@ mutant() {
 		edit mm/slub_array.c 's/\tif \(in_task\(\)\)\n\t\tmigrate_disable\(\);\n\tpreempt_enable\(\);/\tpreempt_enable();/' || return
 		edit mm/slub_array.c 's/\tif \(in_task\(\)\)\n\t\tmigrate_enable\(\);\n\treturn made;/\treturn made;/' || return
 		echo "series-6.12-lockdep kunit:slub_array:kta_first_use_pinned"
+		;;
+	kfence-frame-kept)
+		# KFENCE objects freed from slab_free_chain(), whose realigned
+		# frame stays on an ORC kernel's stack: KFENCE then names it,
+		# not the caller (7 of its 25 cases fail).
+		edit mm/slub.c 's/\tif \(is_kfence_address\(head\)\) \{\n\t\t__kfence_free\(head\);\n\t\treturn;\n\t\}\n\tslab_free_chain/\tslab_free_chain/' || return
+		edit mm/slub.c 's/\tbool was_full;\n\n\tif \(slub_debug_cache\(cache\)\) \{/\tbool was_full;\n\n\tif (kfence_free(head))\n\t\treturn;\n\tif (slub_debug_cache(cache)) {/' || return
+		echo "series-6.12-lockdep-freelist kunit:kfence:test_double_free"
+		;;
+	kfence-bulk-unsampled)
+		# Bulk allocations from the arrays never ask KFENCE.
+		edit mm/slub.c 's/\t\t\tp\[0\] = kfence_alloc\(cache, cache->object_size, flags\);\n\t\t\tdone = p\[0\] \? 1 : 0;\n//' || return
+		echo "series-6.12-lockdep kunit:kfence:test_memcache_alloc_bulk"
+		;;
+	order-past-counters)
+		# The slab order may hold more objects than the counters count.
+		edit mm/slub_cache.c 's/\t\tif \(bytes \/ size > SLUB_MAX_OBJS\)\n\t\t\treturn max_order \+ 1;\n//' || return
+		edit mm/slub_cache.c 's/max_objects = min_t\(unsigned int, \(PAGE_SIZE << slub_max_order\) \/ size,\n\t\t\t    SLUB_MAX_OBJS\);/max_objects = (PAGE_SIZE << slub_max_order) \/ size;/' || return
+		echo "series-6.12-plain kunit:slub_engine:kt_order_objects_cap"
+		;;
+	resize-all-cpus)
+		# A resize makes arrays for every possible cpu, as it did.
+		edit mm/slub_array.c 's/\t\tif \(!made\)\n\t\t\tcontinue;\n//' || return
+		echo "series-6.12-plain kunit:slub_array:kta_resize_allocs"
 		;;
 	*)
 		echo "unknown mutant $1"
