@@ -1287,7 +1287,6 @@ static int array_swap_prepare(struct kmem_cache *cache, struct array_swap *sw,
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		sw[cpu].cache = cache;
 		/* Arrays are freed after a grace period (array_free()). */
 		rcu_read_lock();
 		a = READ_ONCE(per_cpu_ptr(cache->cpu_slab, cpu)->array);
@@ -1335,6 +1334,9 @@ int array_cache_resize(struct kmem_cache *cache, unsigned int size)
 	sw = kvcalloc(nr_cpu_ids, sizeof(*sw), GFP_KERNEL);
 	if (!sw)
 		return -ENOMEM;
+	/* A concurrent resize may leave a cpu without new arrays: it swaps. */
+	for_each_possible_cpu(cpu)
+		sw[cpu].cache = cache;
 	if (READ_ONCE(cache->array_size) != size)
 		err = array_swap_prepare(cache, sw, size);
 	cpus_read_lock();
