@@ -58,6 +58,9 @@ fi
 
 "$REPO/harness/prepare.sh"
 src=$(series_tree)
+# Every Kconfig file of the tree, read once: an entry reconfigures when one
+# changes.
+kconfig_sum=$(find "$src" -name 'Kconfig*' -type f -print0 | sort -z | xargs -0 cat | sha1sum | cut -c1-8)
 sfx=$(base_suffix)
 # The series profile's fragments (profiles.conf), under every entry:
 # series on 6.1, series-6.12 on 6.12 (lib.sh series_profile).
@@ -157,14 +160,18 @@ while read -r name opts <&3; do
 		;;
 	esac
 
-	# Configure only when the entry, the profile's fragments or the
-	# tree changed, so that a second run is incremental.
+	# Configure only when the entry, the profile's fragments, the tree
+	# or its Kconfig files changed (the series' own Kconfig patches:
+	# what the entry requires is checked in the .config configured
+	# here, before kbuild would sync it), so that a second run is
+	# incremental.
 	# shellcheck disable=SC2086
 	if [ -n "$dconf" ]; then
 		stamp=$(cat "$dconf" "$frag" | sha1sum | cut -c1-16)-debian-$(echo "$src" | sha1sum | cut -c1-8)
 	else
 		stamp=$(cat $pfrags "$frag" | sha1sum | cut -c1-16)-$seed-$(echo "$src" | sha1sum | cut -c1-8)
 	fi
+	stamp=$stamp-$kconfig_sum
 	t0=$(date +%s)
 	if [ ! -f "$out/.config" ] || [ "$(cat "$out/.harness-config" 2>/dev/null)" != "$stamp" ]; then
 		rm -f "$out/.harness-config"
