@@ -100,7 +100,7 @@ invariant-assert model-cal-miscount model-cal-missing model-calls-off model-gues
 model-empty model-nohw model-pass-differs model-window-lost
 objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked
 memory-offline-unlock-dropped first-use-unpinned kfence-frame-kept kfence-bulk-unsampled
-order-past-counters resize-all-cpus
+order-past-counters resize-all-cpus array-budget-uncapped
 kmalloc-buckets-ignored kmalloc-caller-lost counters-fixed-unchecked
 counters-untyped results-block-edited results-run-changed results-cover-unsourced
 plugin-fifo plugin-l2-4way plugin-crossing-dropped plugin-stores-dropped plugin-calls-off-by-one"
@@ -293,6 +293,11 @@ mutant() {
 		# A resize makes arrays for every possible cpu, as it did.
 		edit mm/slub_array.c 's/\t\tif \(!made\)\n\t\t\tcontinue;\n//' || return
 		echo "series-6.12-plain kunit:slub_array:kta_resize_allocs"
+		;;
+	array-budget-uncapped)
+		# Arrays take a share of the memory per cpu with no 16 KiB cap.
+		edit mm/slub_array.c 's/sizeof\(void \*\), ARRAY_BYTES_MAX\);/sizeof(void *), ULONG_MAX);/' || return
+		echo "series-6.12-plain kunit:slub_array:kta_capacity"
 		;;
 	*)
 		echo "unknown mutant $1"

@@ -120,29 +120,79 @@ def main():
             arrays.append((int(f[2]), int(f[3])))
             if len(f) >= 5 and f[4].isdigit():
                 held = (held or 0) + int(f[4]) * int(f[3])
-    m = re.search(r"cpus (\d+), nodes (\d+)", banner[0]) if banner else None
+    # The kernel's budget (mm/slub_array.c array_budget()), and the rule
+    # that sizes arrays by it (array_slots_for()), to project the bound
+    # to other cpu counts with this guest's caches and memory.
+    m = grep(r"^SLUB: arrays of up to \d+ bytes")
+    m = re.search(r"up to (\d+) bytes of objects \(at most (\d+), 1/(\d+) of the memory "
+                  r"per cpu\), depots of (\d+) arrays, for (\d+) cpus, (\d+) nodes, (\d+) KiB",
+                  m[0]) if m else None
     if arrays and m:
-        cpus, nodes = int(m.group(1)), int(m.group(2))
-        per = 2 * cpus + 8 * nodes
-        worst = sum(n * size * per for n, size in arrays) // 1024
+        budget, cap, frac, depot, cpus, nodes, kib = (int(x) for x in m.groups())
+        fixed = re.search(r"(?:^| )slub_array_size=(\d+)(?: |$)", cmdline)
+
+        def slots(size, nbytes):
+            want = nbytes // max(size, 1)
+            for n in (125, 61, 29, 13, 5):
+                if n <= want:
+                    return n
+            return 4
+
+        def rule(c, mem=kib):
+            nbytes = min(cap, max(8, (mem << 10) // c // frac))
+            return nbytes, min(8, max(2, -(-c // nodes)))
+
+        def bound(c, mem=kib):
+            nbytes, d = rule(c, mem)
+            total = 0
+            for n, size in arrays:
+                if not fixed and n == slots(size, budget):
+                    n = slots(size, nbytes)
+                total += n * size * (2 * c + d * nodes)
+            return total // 1024, nbytes, d
+
+        odd = [1 for n, size in arrays if not fixed and n != slots(size, budget)]
+        if rule(cpus) != (budget, depot):
+            print("  report: error: the kernel's budget %d bytes, depot %d differs "
+                  "from the rule's %s" % (budget, depot, rule(cpus)))
+        worst = sum(n * size * (2 * cpus + depot * nodes) for n, size in arrays) // 1024
         print("  array front end    %d caches with arrays; at most %d KiB of objects in"
               % (len(arrays), worst))
-        print("                     arrays (2 per cpu + 8 per node depot, each of array_size)")
-        # The same caches and sizes on bigger machines (same node count):
-        # the bound grows with the cpus, the memory beside it may not.
+        print("                     arrays (2 per cpu + %d per node depot, each of array_size;"
+              % depot)
+        print("                     arrays of up to %d bytes of objects, %d of array_size set apart)"
+              % (budget, len(odd)))
+        # The same caches on bigger machines with this memory (same node
+        # count): the budget per array falls as the cpus grow.
         mem = [l for l in section(lines, "meminfo") if l.startswith("MemTotal:")]
         total_kb = int(mem[0].split()[1]) if mem else 0
         for c in (2, 16, 128, 512):
-            kib = sum(n * size * (2 * c + 8 * nodes) for n, size in arrays) // 1024
-            share = " (%.1f%% of this guest's MemTotal)" % (100.0 * kib / total_kb) if total_kb else ""
-            print("                     at %3d cpus, %d node%s: %d KiB%s"
-                  % (c, nodes, "" if nodes == 1 else "s", kib, share))
+            at, nbytes, d = bound(c)
+            share = " (%.1f%% of this guest's MemTotal)" % (100.0 * at / total_kb) if total_kb else ""
+            print("                     at %3d cpus, %d node%s: %d KiB%s; %d-byte arrays, depot %d"
+                  % (c, nodes, "" if nodes == 1 else "s", at, share, nbytes, d))
+        # And with this guest's memory per cpu: the floor of 4 objects
+        # above is what outgrows memory when it is not scaled.
+        if total_kb:
+            scaled = ["%d: %.1f%%" % (c, 100.0 * bound(c, kib * c // cpus)[0] / (total_kb * c / cpus))
+                      for c in (2, 16, 128, 512)]
+            print("                     with this guest's memory per cpu, at %s of MemTotal"
+                  % ", ".join(scaled))
+        if total_kb:
+            pct = 100.0 * worst / total_kb
+            print("                     goal: at most 3%% of MemTotal at this guest's %d cpus: %s (%.1f%%)"
+                  % (cpus, "met" if pct <= 3.0 else "MISSED", pct))
         slab = [l for l in section(lines, "meminfo") if l.startswith("Slab:")]
         if held is not None and slab:
             slab_kb = int(slab[0].split()[1])
             print("                     now %d KiB of objects in arrays and depots (array_objects),"
                   % (held // 1024))
-            print("                     %.1f%% of Slab: %d kB" % (100.0 * held / 1024 / slab_kb, slab_kb))
+            pct = 100.0 * held / 1024 / slab_kb
+            print("                     %.1f%% of Slab: %d kB; goal: at most 8%% after boot: %s"
+                  % (pct, slab_kb, "met" if pct <= 8.0 else "MISSED"))
+    elif arrays:
+        print("  array front end    %d caches with arrays (no \"SLUB: arrays of up to\" line in the log)"
+              % len(arrays))
     elif sysfs and any(len(l.split()) >= 4 for l in sysfs):
         print("  array front end    none (slub_frontend=freelist)")
     mi = section(lines, "meminfo")

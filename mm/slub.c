@@ -41,7 +41,7 @@
  *   of the cache.
  * depot
  *   Per node, kn->depot: lists of full and empty arrays, at most
- *   DEPOT_MAX of each.
+ *   depot_max of each.
  * held object
  *   A freed object whose free has not reached the engine yet: in KASAN's
  *   quarantine, or (SLUB_RCU_DEBUG, 6.12) of a SLAB_TYPESAFE_BY_RCU cache
@@ -187,7 +187,7 @@
  *   0 <= array->count <= array->size == cache->array_size
  *                   (but during a resize, and 0 == size for the two
  *                   placeholders, THEORY 6)
- *   kn->depot.nr_full == |full| <= DEPOT_MAX, likewise nr_empty
+ *   kn->depot.nr_full == |full| <= depot_max, likewise nr_empty
  *   every array object is allocated in its slab: counted in inuse, and
  *                   on no freelist
  *
@@ -202,7 +202,7 @@
  *   fixed bits),
  *   node_add_partial() (the slab is unfrozen and has a free object),
  *   slab_discard() (inuse == 0, not frozen), the depot moves (counts
- *   within DEPOT_MAX, full arrays full and empty ones empty) and the
+ *   within depot_max, full arrays full and empty ones empty) and the
  *   array slow paths (count within size, size that of the cache).
  */
 
@@ -261,12 +261,23 @@
  * free that needs a new empty array asks kmalloc with no reclaim, no
  * kswapd and no reserves, and flushes half an array without one.
  *
- * Per cache at most
+ * Arrays are sized to the machine once, at boot (array_budget()): an
+ * array's objects may take
  *
- *   cpus * 2 * array_size + nodes * DEPOT_MAX * array_size
+ *   bytes = min(8 KiB, memory / cpus / 2^14)
  *
- * objects sit in arrays, and only the cpus that used the cache have
- * any.  Every use of a cpu's arrays, fastpaths included, marks
+ * and a cache's arrays hold as many objects as fit in bytes, rounded
+ * down to 125, 61, 29, 13 or 5 (arrays that fill a kmalloc size), and
+ * never fewer than 4; a depot keeps depot_max = clamp(cpus / nodes, 2,
+ * 8) arrays of each kind.  slub_array_size= and the array_size file
+ * override the count.  Per cache at most
+ *
+ *   (cpus * 2 + nodes * depot_max) * array_size
+ *
+ * objects sit in arrays, about 3 * bytes per cpu: with every cache's
+ * arrays full, caches * 3 / 2^14 of the memory (objects bigger than
+ * bytes / 4 aside) wherever the 8 KiB cap does not bind first.  Only
+ * the cpus that used a cache have any.  Every use of a cpu's arrays, fastpaths included, marks
  * it touched.  Each cpu reaps for itself, as SLAB's cache_reap did: a
  * deferrable work item bound to it, every 2 s, that takes slab_mutex
  * with a trylock (and tries again later without it), clears the cpu's

@@ -19,6 +19,7 @@
  *                                     prefix
  *   slub_array_size=<n>               objects per array, 4..1024, instead
  *                                     of the default by object size
+ *                                     and memory per cpu
  * Debug caches never have arrays.
  */
 #include <linux/cpu.h>
@@ -30,6 +31,7 @@
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/shrinker.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -40,8 +42,12 @@
 
 DEFINE_STATIC_KEY_TRUE(slub_arrays);
 
-/* Arrays per node depot: each list holds at most this many. */
+/*
+ * Arrays per node depot: each list holds at most depot_max, one per cpu
+ * of the node but at least 2 and at most DEPOT_MAX.
+ */
 #define DEPOT_MAX		8
+#define DEPOT_MIN		2
 /* Idle arrays and depots are emptied after this long. */
 #define ARRAY_REAP_INTERVAL	(2 * HZ)
 
@@ -49,6 +55,12 @@ DEFINE_STATIC_KEY_TRUE(slub_arrays);
 #define ARRAY_SIZE_MAX		1024
 /* The first refill of an idle cpu takes this many objects. */
 #define ARRAY_BATCH_MIN		8
+/*
+ * The objects of one array by default, in bytes: at most ARRAY_BYTES_MAX,
+ * and at most 1/2^ARRAY_BYTES_SHIFT of the memory per cpu (THEORY 6).
+ */
+#define ARRAY_BYTES_MAX		SZ_8K
+#define ARRAY_BYTES_SHIFT	14
 
 /* ---- Boot parameters ---- */
 
@@ -72,6 +84,9 @@ static bool frontend_array_global __ro_after_init;
 static struct frontend_name *frontend_list __ro_after_init;
 static unsigned int frontend_list_len __ro_after_init;
 static unsigned int array_size_fixed __ro_after_init;
+/* The machine's share, set once at boot: array_budget(). */
+static unsigned int array_bytes __ro_after_init = ARRAY_BYTES_MAX;
+static unsigned int depot_max __ro_after_init = DEPOT_MAX;
 
 #define FRONTEND_FORMS	"slub_frontend=freelist, slub_frontend=array, or slub_frontend=<freelist|array>:<cache>[,<cache>...] with an optional trailing '*'"
 
@@ -170,19 +185,60 @@ const char * __init slub_frontend_banner(void)
 		"freelist with a list";
 }
 
-/* Objects per array: the parameter, or fewer for bigger objects. */
+/*
+ * array_slots_for - objects per array for objects of @size
+ * @size: the cache's slot size
+ * @bytes: the objects of one array may take this many bytes
+ *
+ * As many as fit in @bytes, rounded down to a count whose array fills a
+ * kmalloc size exactly (1 KiB, 512, 256, 128 or 64 bytes with its
+ * header: 125, 61, 29, 13 or 5 objects), but never fewer than
+ * ARRAY_SIZE_MIN: objects of a page and more get 4, as sheaves do.
+ */
+static unsigned int array_slots_for(unsigned int size, unsigned int bytes)
+{
+	unsigned int want = bytes / max(size, 1U);
+	unsigned int alloc, slots;
+
+	for (alloc = SZ_1K; alloc >= 64; alloc /= 2) {
+		slots = (alloc - sizeof(struct slub_array)) / sizeof(void *);
+		if (slots <= want)
+			return slots;
+	}
+	return ARRAY_SIZE_MIN;
+}
+
+/* Objects per array: the parameter, or the machine's share by size. */
 static unsigned int array_size_for(const struct kmem_cache *cache)
 {
 	if (array_size_fixed)
 		return array_size_fixed;
-	/* Arrays of 1 KiB, 512, 256 and 128 bytes with their header. */
-	if (cache->size <= 256)
-		return (1024 - sizeof(struct slub_array)) / sizeof(void *);
-	if (cache->size <= 1024)
-		return (512 - sizeof(struct slub_array)) / sizeof(void *);
-	if (cache->size <= PAGE_SIZE)
-		return (256 - sizeof(struct slub_array)) / sizeof(void *);
-	return (128 - sizeof(struct slub_array)) / sizeof(void *);
+	return array_slots_for(cache->size, array_bytes);
+}
+
+/*
+ * array_budget - the machine's share: bytes per array and depot size
+ * @pages: the machine's memory, in pages
+ * @cpus: its cpus
+ * @nodes: its nodes with memory
+ * @bytes: set to the bytes of objects an array may hold by default
+ * @depot: set to the arrays each list of a node's depot may hold
+ *
+ * A cache's two arrays per cpu and its depots (about one array per cpu)
+ * then hold at most 3 * bytes per cpu, 3 / 2^ARRAY_BYTES_SHIFT of the
+ * memory, wherever the ARRAY_BYTES_MAX cap does not bind first (and
+ * objects of more than bytes / 4 aside: an array holds at least 4).
+ */
+static void array_budget(unsigned long pages, unsigned int cpus,
+			 unsigned int nodes, unsigned int *bytes,
+			 unsigned int *depot)
+{
+	unsigned long share = (pages << PAGE_SHIFT) / max(cpus, 1U);
+
+	*bytes = clamp_t(unsigned long, share >> ARRAY_BYTES_SHIFT,
+			 sizeof(void *), ARRAY_BYTES_MAX);
+	*depot = clamp_t(unsigned int, DIV_ROUND_UP(cpus, max(nodes, 1U)),
+			 DEPOT_MIN, DEPOT_MAX);
 }
 
 /* ---- Arrays and depots ---- */
@@ -264,7 +320,7 @@ void array_depot_init(struct slub_depot *d)
 /*
  * THEORY 5, executed with CONFIG_DEBUG_VM: an array holds 0..size objects
  * and has the size of its cache, but while a resize gives the cpus their
- * new arrays; a depot holds at most DEPOT_MAX arrays of each kind, full
+ * new arrays; a depot holds at most depot_max arrays of each kind, full
  * ones exactly full and empty ones empty.
  */
 static inline void array_assert(const struct kmem_cache *cache,
@@ -278,7 +334,7 @@ static inline void array_assert(const struct kmem_cache *cache,
 static inline void depot_assert_locked(const struct slub_depot *d)
 {
 	lockdep_assert_held(&d->lock);
-	VM_WARN_ON_ONCE(d->nr_full > DEPOT_MAX || d->nr_empty > DEPOT_MAX);
+	VM_WARN_ON_ONCE(d->nr_full > depot_max || d->nr_empty > depot_max);
 }
 
 static struct slub_depot *local_depot(struct kmem_cache *cache)
@@ -317,7 +373,7 @@ static struct slub_array *depot_get_full(struct slub_depot *d,
 		}
 		list_del_init(&full->list);
 		d->nr_full--;
-		if (d->nr_empty < DEPOT_MAX) {
+		if (d->nr_empty < depot_max) {
 			list_add(&a->list, &d->empty);
 			d->nr_empty++;
 		} else {
@@ -343,12 +399,12 @@ static struct slub_array *depot_put_full(struct slub_depot *d,
 	struct slub_array *empty = NULL;
 	unsigned long flags;
 
-	if (!d || READ_ONCE(d->nr_full) >= DEPOT_MAX || a->size != size)
+	if (!d || READ_ONCE(d->nr_full) >= depot_max || a->size != size)
 		return NULL;
 	spin_lock_irqsave(&d->lock, flags);
 	depot_assert_locked(d);
 	VM_WARN_ON_ONCE(a->count != a->size);
-	if (d->nr_full < DEPOT_MAX) {
+	if (d->nr_full < depot_max) {
 		if (d->nr_empty) {
 			empty = list_first_entry(&d->empty, struct slub_array, list);
 			VM_WARN_ON_ONCE(empty->count);
@@ -389,7 +445,7 @@ static bool depot_put_empty(struct slub_depot *d, struct slub_array *a,
 	spin_lock_irqsave(&d->lock, flags);
 	depot_assert_locked(d);
 	VM_WARN_ON_ONCE(a->count);
-	if (d->nr_empty < DEPOT_MAX) {
+	if (d->nr_empty < depot_max) {
 		list_add(&a->list, &d->empty);
 		d->nr_empty++;
 		done = true;
@@ -401,7 +457,7 @@ static bool depot_put_empty(struct slub_depot *d, struct slub_array *a,
 /* Could the depot take a full array if it had an empty one to give? */
 static bool depot_wants_full(struct slub_depot *d)
 {
-	return d && READ_ONCE(d->nr_full) < DEPOT_MAX && !READ_ONCE(d->nr_empty);
+	return d && READ_ONCE(d->nr_full) < depot_max && !READ_ONCE(d->nr_empty);
 }
 
 /* Give the objects of @a back to their slabs. */
@@ -1612,6 +1668,8 @@ void __init array_init_late(void)
 
 	frontend_array_global = frontend_array_default;
 	array_size_fixed = array_size_param;
+	array_budget(totalram_pages(), num_present_cpus(),
+		     num_node_state(N_MEMORY), &array_bytes, &depot_max);
 	if (nr_frontend_names) {
 		frontend_list = kmemdup(frontend_names,
 					nr_frontend_names * sizeof(*frontend_list),
@@ -1626,6 +1684,10 @@ void __init array_init_late(void)
 		return;
 	}
 
+	pr_info("SLUB: arrays of up to %u bytes of objects (at most %u, 1/%u of the memory per cpu), depots of %u arrays, for %u cpus, %u nodes, %lu KiB\n",
+		array_bytes, ARRAY_BYTES_MAX, 1U << ARRAY_BYTES_SHIFT, depot_max,
+		num_present_cpus(),
+		num_node_state(N_MEMORY), totalram_pages() << (PAGE_SHIFT - 10));
 	mutex_lock(&slab_mutex);
 	list_for_each_entry(cache, &slab_caches, list)
 		array_cache_setup(cache);

@@ -232,11 +232,11 @@ static void kta_depot_put_get(struct kunit *test)
 static void kta_flush_half(struct kunit *test)
 {
 	struct kta_ctx *ctx = test->priv;
-	unsigned int need = (DEPOT_MAX + 2) * KTA_SIZE + 1;
+	unsigned int need = (depot_max + 2) * KTA_SIZE + 1;
 
 	kta_reap_lock();
 	kta_fill_fresh(test, need, need);
-	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, (unsigned int)DEPOT_MAX);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, (unsigned int)depot_max);
 	KUNIT_EXPECT_EQ(test, kta_spare(ctx), (unsigned int)KTA_SIZE);
 	/* The last free found everything full and flushed half. */
 	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), KTA_SIZE / 2 + 1U);
@@ -309,7 +309,7 @@ static void kta_fill_depot(struct kunit *test, unsigned int keep)
 	struct kta_ctx *ctx = test->priv;
 	unsigned int i;
 
-	for (i = 0; i < (DEPOT_MAX + 2) * KTA_SIZE; i++)
+	for (i = 0; i < (depot_max + 2) * KTA_SIZE; i++)
 		kta_alloc(test);
 	while (ctx->nr > keep)
 		kta_free(test);
@@ -499,9 +499,9 @@ static void kta_dropped_array_rcu(struct kunit *test)
 		kunit_skip(test, "KASAN is off: nothing sees a read of a freed array");
 	kta_alloc(test);	/* the cpu's arrays are made */
 	kta_reap_lock();
-	/* The depot: DEPOT_MAX empty arrays and a full one. */
+	/* The depot: depot_max empty arrays and a full one. */
 	ready = kta_depot_add_full(ctx, get_node(ctx->cache, numa_mem_id()));
-	for (i = 0; ready && i < DEPOT_MAX; i++) {
+	for (i = 0; ready && i < depot_max; i++) {
 		a = array_new(KTA_SIZE, NUMA_NO_NODE, GFP_KERNEL);
 		ready = a && depot_put_empty(ctx->depot, a, KTA_SIZE);
 		if (a && !ready)
@@ -515,7 +515,7 @@ static void kta_dropped_array_rcu(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, array_alloc_fast(ctx->cache, GFP_ATOMIC,
 						 NUMA_NO_NODE, 0, &obj));
 	KUNIT_EXPECT_PTR_NE(test, READ_ONCE(ctx->pcpu->array), a);
-	KUNIT_EXPECT_EQ(test, ctx->depot->nr_empty, (unsigned int)DEPOT_MAX);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_empty, (unsigned int)depot_max);
 	/* What array_cpu_has_objects() reads. */
 	KUNIT_EXPECT_EQ(test, READ_ONCE(a->count), 0U);
 	rcu_read_unlock();
@@ -1157,6 +1157,65 @@ static void kta_first_use_pinned(struct kunit *test)
 			    "a first use may reclaim while its task is pinned");
 }
 
+/*
+ * The capacity rule (THEORY 6): slots by object size within a byte
+ * budget, the budget and depot by the machine, and the kmalloc caches
+ * sized by it at boot.
+ */
+static void kta_capacity(struct kunit *test)
+{
+	static const unsigned int sizes[][2] = {
+		{ 8, 125 }, { 64, 125 }, { 96, 61 }, { 128, 61 },
+		{ 256, 29 }, { 512, 13 }, { 1024, 5 }, { 1600, 5 },
+		{ 1700, 4 }, { 4096, 4 },
+	};
+	unsigned int i, size, bytes, slots, prev, depot, checked = 0;
+	struct kmem_cache *cache;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		KUNIT_EXPECT_EQ_MSG(test, array_slots_for(sizes[i][0], SZ_8K),
+				    sizes[i][1], "size %u", sizes[i][0]);
+	/* Never more bytes than the budget, but for the 4-object floor. */
+	for (bytes = 8; bytes <= ARRAY_BYTES_MAX; bytes *= 4) {
+		prev = ARRAY_SIZE_MAX;
+		for (size = 8; size <= 2 * PAGE_SIZE; size += 8) {
+			slots = array_slots_for(size, bytes);
+			KUNIT_EXPECT_LE(test, slots, prev);
+			KUNIT_EXPECT_GE(test, slots, (unsigned int)ARRAY_SIZE_MIN);
+			KUNIT_EXPECT_LE_MSG(test, slots * size,
+					    max(bytes, ARRAY_SIZE_MIN * size),
+					    "size %u, budget %u", size, bytes);
+			prev = slots;
+		}
+	}
+	/* 1 GiB: 2 cpus get the cap, 16 half of it, 512 128 bytes. */
+	array_budget(SZ_1G >> PAGE_SHIFT, 2, 1, &bytes, &depot);
+	KUNIT_EXPECT_EQ(test, bytes, (unsigned int)ARRAY_BYTES_MAX);
+	KUNIT_EXPECT_EQ(test, depot, (unsigned int)DEPOT_MIN);
+	array_budget(SZ_1G >> PAGE_SHIFT, 16, 1, &bytes, &depot);
+	KUNIT_EXPECT_EQ(test, bytes, (unsigned int)SZ_4K);
+	KUNIT_EXPECT_EQ(test, depot, (unsigned int)DEPOT_MAX);
+	array_budget(SZ_1G >> PAGE_SHIFT, 512, 2, &bytes, &depot);
+	KUNIT_EXPECT_EQ(test, bytes, 128U);
+	KUNIT_EXPECT_EQ(test, depot, (unsigned int)DEPOT_MAX);
+	array_budget(6, 4, 2, &bytes, &depot);
+	KUNIT_EXPECT_EQ(test, bytes, (unsigned int)sizeof(void *));
+	KUNIT_EXPECT_EQ(test, depot, (unsigned int)DEPOT_MIN);
+	/* This boot's kmalloc caches got what the rule gives them. */
+	for (i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
+		cache = kmalloc_caches[KMALLOC_NORMAL][i];
+		if (!cache || !cache->array_size)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, cache->array_size,
+				    array_size_fixed ?:
+				    array_slots_for(cache->size, array_bytes),
+				    "%s", cache->name);
+		checked++;
+	}
+	if (!checked)
+		kunit_skip(test, "no kmalloc cache has arrays");
+}
+
 static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_refill_half),
 	KUNIT_CASE(kta_spare_swap),
@@ -1182,6 +1241,7 @@ static struct kunit_case kta_cases[] = {
 	KUNIT_CASE(kta_first_use_pinned),
 	KUNIT_CASE(kta_policy_allows),
 	KUNIT_CASE(kta_policy_remote),
+	KUNIT_CASE(kta_capacity),
 	{}
 };
 
