@@ -277,8 +277,10 @@
  * objects sit in arrays, about 3 * bytes per cpu: with every cache's
  * arrays full, caches * 3 / 2^14 of the memory (objects bigger than
  * bytes / 4 aside) wherever the 8 KiB cap does not bind first.  Only
- * the cpus that used a cache have any.  Every use of a cpu's arrays, fastpaths included, marks
- * it touched.  Each cpu reaps for itself, as SLAB's cache_reap did: a
+ * the cpus that used a cache have any.
+ *
+ * Every use of a cpu's arrays, fastpaths included, marks it touched.
+ * Each cpu reaps for itself, as SLAB's cache_reap did: a
  * deferrable work item bound to it, every 2 s, that takes slab_mutex
  * with a trylock (and tries again later without it), clears the cpu's
  * marks and empties its arrays of each cache it did not touch since its
