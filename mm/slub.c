@@ -56,7 +56,7 @@
  *
  * slab_mutex
  *   The cache list, cache create/destroy, hotplug callbacks and array
- *   resizes (with cpus_read_lock() outside it).  Each cpu's array reap
+ *   resizes.  Each cpu's array reap
  *   and the array shrinker only try it, and hold no other global lock:
  *   they wait on nobody.
  * pcpu->lock
@@ -184,9 +184,10 @@
  *   kn->nr_partial == |kn->partial|
  *   nr_slabs(kn) == slabs of the node, total_objects(kn) == their slots
  *                   (CONFIG_SLUB_DEBUG only)
- *   0 <= array->count <= array->size == cache->array_size
- *                   (but during a resize, and 0 == size for the two
+ *   0 <= array->count <= array->size (0 == size for the two
  *                   placeholders, THEORY 6)
+ *   array->size == cache->array_size for every array in a depot (a
+ *                   cpu's own may predate a resize until it retires them)
  *   kn->depot.nr_full == |full| <= depot_max, likewise nr_empty
  *   every array object is allocated in its slab: counted in inuse, and
  *                   on no freelist
@@ -202,8 +203,9 @@
  *   fixed bits),
  *   node_add_partial() (the slab is unfrozen and has a free object),
  *   slab_discard() (inuse == 0, not frozen), the depot moves (counts
- *   within depot_max, full arrays full and empty ones empty) and the
- *   array slow paths (count within size, size that of the cache).
+ *   within depot_max, full arrays full and empty ones empty, their size
+ *   checked under the depot lock) and the array slow paths (count within
+ *   size).
  */
 
 /**
@@ -298,16 +300,19 @@
  * counts), so an array that a cpu held is freed after an RCU grace
  * period and read under rcu_read_lock().
  *
- * A resize (array_size written) first makes, with no lock held, two new
- * arrays for each cpu that has arrays; then, under slab_mutex and
- * cpus_read_lock(), sets cache->array_size and cache->array_resizing,
- * gives each online cpu that has arrays (or is making them) its new
- * arrays from a worker bound to it (the old ones' objects go back to
- * the slabs; a cpu whose arrays came after the first step goes back to
- * unmade), then empties the depots and clears array_resizing.
- * Meanwhile cpus not yet served keep their old arrays, but a depot takes
- * and gives only arrays of cache->array_size; a refill that comes back
- * with an old spare to a cpu that has new arrays gives its objects back
+ * A resize (array_size written) sets cache->array_size under slab_mutex
+ * and empties the depots; it waits on no cpu and allocates nothing.  A
+ * depot compares an array's size with cache->array_size under its own
+ * lock, so once the drain has had a depot's lock no older array enters
+ * it.  Each cpu retires its arrays of another size itself, on its next
+ * slow path (allocation, free, bulk free) or reap, busy or idle: their
+ * objects go back to the slabs, the arrays are freed and the cpu goes
+ * back to unmade, to make arrays of the new size as on a first use.
+ * Until then its fastpaths keep using the old arrays; a cpu that never
+ * takes a slow path and never reaps (a real-time task that never
+ * sleeps) keeps them, bounded by the old size, and holds up nobody.  A
+ * refill that comes back with a spare of another size than the loaded
+ * array's, or to a cpu that has a spare again, gives its objects back
  * and frees it.
  *
  * Under reclaim a NUMA-aware shrinker works on the node it is asked for:

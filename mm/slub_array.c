@@ -319,16 +319,13 @@ void array_depot_init(struct slub_depot *d)
 
 /*
  * THEORY 5, executed with CONFIG_DEBUG_VM: an array holds 0..size objects
- * and has the size of its cache, but while a resize gives the cpus their
- * new arrays; a depot holds at most depot_max arrays of each kind, full
- * ones exactly full and empty ones empty.
+ * (its size that of its cache, or of the cache before a resize until its
+ * cpu retires it); a depot holds at most depot_max arrays of each kind,
+ * full ones exactly full and empty ones empty, all of the cache's size.
  */
-static inline void array_assert(const struct kmem_cache *cache,
-				const struct slub_array *a)
+static inline void array_assert(const struct slub_array *a)
 {
 	VM_WARN_ON_ONCE(a->count > a->size);
-	VM_WARN_ON_ONCE(a->size != READ_ONCE(cache->array_size) &&
-			!READ_ONCE(cache->array_resizing));
 }
 
 static inline void depot_assert_locked(const struct slub_depot *d)
@@ -345,29 +342,42 @@ static struct slub_depot *local_depot(struct kmem_cache *cache)
 }
 
 /*
- * Exchange the empty array @a for a full one of the depot.  @a stays in
- * the depot if there is room, else it is handed back in *@drop for the
- * caller to free once it holds nothing.  NULL if the depot has no full
- * array.  Only arrays of @size, the cache's, go in and come out: during
- * a resize the others wait in the depot for its drain.
+ * The cache's array size, read under the depot's lock: a resize sets the
+ * size before it drains the depots, so that once the drain has taken a
+ * depot's lock no array of the old size enters it.
  */
-static struct slub_array *depot_get_full(struct slub_depot *d,
+static inline bool depot_size_ok(const struct kmem_cache *cache,
+				 const struct slub_depot *d,
+				 const struct slub_array *a)
+{
+	lockdep_assert_held(&d->lock);
+	return a->size == READ_ONCE(cache->array_size);
+}
+
+/*
+ * Exchange the empty array @a for a full one of @cache's depot @d.  @a
+ * stays in the depot if there is room, else it is handed back in *@drop
+ * for the caller to free once it holds nothing.  NULL if the depot has
+ * no full array.  Only arrays of the cache's size go in and come out:
+ * arrays that a resize made stale wait in the depot for its drain.
+ */
+static struct slub_array *depot_get_full(struct kmem_cache *cache,
+					 struct slub_depot *d,
 					 struct slub_array *a,
-					 struct slub_array **drop,
-					 unsigned int size)
+					 struct slub_array **drop)
 {
 	struct slub_array *full = NULL;
 	unsigned long flags;
 
-	if (!d || !READ_ONCE(d->nr_full) || a->size != size)
+	if (!d || !READ_ONCE(d->nr_full))
 		return NULL;
 	spin_lock_irqsave(&d->lock, flags);
 	depot_assert_locked(d);
 	VM_WARN_ON_ONCE(a->count);
-	if (d->nr_full) {
+	if (d->nr_full && depot_size_ok(cache, d, a)) {
 		full = list_first_entry(&d->full, struct slub_array, list);
 		VM_WARN_ON_ONCE(full->count != full->size);
-		if (full->size != size) {
+		if (full->size != a->size) {
 			full = NULL;
 			goto out;
 		}
@@ -389,33 +399,34 @@ out:
 /*
  * Exchange the full array @a for an empty one: the depot's, or *@fresh
  * (which is then used up).  NULL when the depot has no room for @a or no
- * empty array to give.  Arrays of @size only, as depot_get_full().
+ * empty array to give.  Arrays of the cache's size only, as
+ * depot_get_full().
  */
-static struct slub_array *depot_put_full(struct slub_depot *d,
+static struct slub_array *depot_put_full(struct kmem_cache *cache,
+					 struct slub_depot *d,
 					 struct slub_array *a,
-					 struct slub_array **fresh,
-					 unsigned int size)
+					 struct slub_array **fresh)
 {
 	struct slub_array *empty = NULL;
 	unsigned long flags;
 
-	if (!d || READ_ONCE(d->nr_full) >= depot_max || a->size != size)
+	if (!d || READ_ONCE(d->nr_full) >= depot_max)
 		return NULL;
 	spin_lock_irqsave(&d->lock, flags);
 	depot_assert_locked(d);
 	VM_WARN_ON_ONCE(a->count != a->size);
-	if (d->nr_full < depot_max) {
+	if (d->nr_full < depot_max && depot_size_ok(cache, d, a)) {
 		if (d->nr_empty) {
 			empty = list_first_entry(&d->empty, struct slub_array, list);
 			VM_WARN_ON_ONCE(empty->count);
-			if (empty->size == size) {
+			if (empty->size == a->size) {
 				list_del_init(&empty->list);
 				d->nr_empty--;
 			} else {
 				empty = NULL;
 			}
 		}
-		if (!empty && *fresh && (*fresh)->size == size) {
+		if (!empty && *fresh && (*fresh)->size == a->size) {
 			empty = *fresh;
 			*fresh = NULL;
 		}
@@ -434,18 +445,18 @@ static struct slub_array *depot_put_full(struct slub_depot *d,
  * end: freeing it could overflow the array of the cache it came from,
  * whose free path would then make another one.  False if no room.
  */
-static bool depot_put_empty(struct slub_depot *d, struct slub_array *a,
-			    unsigned int size)
+static bool depot_put_empty(struct kmem_cache *cache, struct slub_depot *d,
+			    struct slub_array *a)
 {
 	unsigned long flags;
 	bool done = false;
 
-	if (!d || a->size != size)
+	if (!d)
 		return false;
 	spin_lock_irqsave(&d->lock, flags);
 	depot_assert_locked(d);
 	VM_WARN_ON_ONCE(a->count);
-	if (d->nr_empty < depot_max) {
+	if (d->nr_empty < depot_max && depot_size_ok(cache, d, a)) {
 		list_add(&a->list, &d->empty);
 		d->nr_empty++;
 		done = true;
@@ -515,8 +526,7 @@ static struct slub_array *array_reload(struct kmem_cache *cache,
 		pcpu->spare = a;
 		return s;
 	}
-	full = depot_get_full(local_depot(cache), a, drop,
-			      READ_ONCE(cache->array_size));
+	full = depot_get_full(cache, local_depot(cache), a, drop);
 	if (!full)
 		return a;
 	stat(cache, ARRAY_DEPOT_GET);
@@ -654,11 +664,45 @@ static inline gfp_t array_make_gfp(gfp_t gfp)
 }
 
 /*
+ * THEORY 6: a resize changed the cache's array size after this cpu made
+ * its arrays, @a the loaded one, which the caller holds.
+ */
+static inline bool array_stale(const struct kmem_cache *cache,
+			       const struct slub_array *a)
+{
+	return a->size != READ_ONCE(cache->array_size);
+}
+
+/*
+ * Retire this cpu's stale arrays: their objects go back to the slabs,
+ * the arrays are freed and the cpu goes back to array_unmade, so that
+ * its next slow path makes arrays of the new size.  A refill under way
+ * holds the spare meanwhile, and frees it when it finds the loaded
+ * array of another size (array_refill()).  The caller holds the arrays,
+ * @a loaded; they are let go of, and preemption enabled.
+ */
+static void array_retire(struct kmem_cache *cache,
+			 struct kmem_cache_cpu *pcpu, struct slub_array *a)
+{
+	struct slub_array *s = pcpu->spare;
+
+	WRITE_ONCE(pcpu->spare, NULL);
+	array_empty(cache, a);
+	array_empty(cache, s);
+	/* One store: another cpu's array_cpu_objects() may read it. */
+	__this_cpu_write(cache->cpu_slab->array, &array_unmade);
+	array_release_unused(cache->cpu_slab);
+	preempt_enable();
+	array_free(a);
+	array_free(s);
+}
+
+/*
  * Make this cpu's two arrays of @cache, which its first use replaced by
  * array_making (array_first_use()).  Meanwhile the cpu takes the
  * freelist path for the cache, including the allocation of the arrays
- * when they come from the cache itself; a resize may give the cpu its
- * arrays first, and then ours go.  True if the cpu has arrays after.
+ * when they come from the cache itself.  Arrays made before a resize
+ * set a new size are not installed.  True if the cpu has arrays after.
  */
 static bool array_make(struct kmem_cache *cache, gfp_t gfp)
 {
@@ -763,7 +807,7 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 		return obj;
 	}
 	if (unlikely(pcpu->spare || s->size != a->size)) {
-		/* A resize gave this cpu new arrays meanwhile: @s is old. */
+		/* The cpu retired its arrays meanwhile (a resize): @s is old. */
 		array_release_this_cpu(cache->cpu_slab);
 		preempt_enable();
 		slub_objects_return(cache, s->objs, s->count);
@@ -807,9 +851,13 @@ again:
 		}
 		return NULL;
 	}
+	if (unlikely(array_stale(cache, a))) {
+		array_retire(cache, pcpu, a);
+		goto again;
+	}
 	if (!a->count)
 		a = array_reload(cache, pcpu, a, &drop);
-	array_assert(cache, a);
+	array_assert(a);
 	if (a->count) {
 		obj = a->objs[--a->count];
 		stat(cache, ARRAY_ALLOC);
@@ -874,8 +922,7 @@ static struct slub_array *array_unload(struct kmem_cache *cache,
 		pcpu->spare = a;
 		return s;
 	}
-	empty = depot_put_full(local_depot(cache), a, fresh,
-			       READ_ONCE(cache->array_size));
+	empty = depot_put_full(cache, local_depot(cache), a, fresh);
 	if (!empty)
 		return a;
 	stat(cache, ARRAY_DEPOT_PUT);
@@ -912,6 +959,10 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 			slub_free_freelist(cache, obj);
 			break;
 		}
+		if (unlikely(array_stale(cache, a))) {
+			array_retire(cache, pcpu, a);
+			continue;
+		}
 		if (a->count == a->size)
 			a = array_unload(cache, pcpu, a, &fresh);
 		if (a->count == a->size && !tried &&
@@ -926,15 +977,14 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 		}
 		if (a->count == a->size)
 			array_flush_half(cache, a);
-		array_assert(cache, a);
+		array_assert(a);
 		a->objs[a->count++] = obj;
 		array_put(cache, a);
 		preempt_enable();
 		stat(cache, ARRAY_FREE);
 		break;
 	}
-	if (fresh && !depot_put_empty(local_depot(cache), fresh,
-				      READ_ONCE(cache->array_size)))
+	if (fresh && !depot_put_empty(cache, local_depot(cache), fresh))
 		kfree(fresh);
 }
 
@@ -1022,6 +1072,10 @@ again:
 		}
 		return 0;
 	}
+	if (unlikely(array_stale(cache, a))) {
+		array_retire(cache, pcpu, a);
+		goto again;
+	}
 	while (done < size) {
 		if (a->count == a->size)
 			a = array_unload(cache, pcpu, a, &fresh);
@@ -1042,8 +1096,7 @@ again:
 	}
 	array_put(cache, a);
 	preempt_enable();
-	if (fresh && !depot_put_empty(local_depot(cache), fresh,
-				      READ_ONCE(cache->array_size)))
+	if (fresh && !depot_put_empty(cache, local_depot(cache), fresh))
 		kfree(fresh);
 	return done;
 }
@@ -1268,160 +1321,43 @@ const char *slub_frontend_show(struct kmem_cache *cache)
 
 /* ---- Resizing at run time ---- */
 
-/* The new arrays of one cpu; array_swap_local() uses them up. */
-struct array_swap {
-	struct kmem_cache *cache;
-	struct slub_array *array;
-	struct slub_array *spare;
-};
-
-/* Install the new arrays of @sw in @pcpu; returns the old ones. */
-static void array_swap(struct kmem_cache_cpu *pcpu, struct array_swap *sw,
-		       struct slub_array **old_a, struct slub_array **old_s)
-{
-	*old_a = pcpu->array;
-	*old_s = pcpu->spare;
-	/* A cpu that never used the cache makes its arrays on first use. */
-	if (*old_a == &array_unmade)
-		return;
-	/*
-	 * One that had none when the new ones were made (its first use came
-	 * after) goes back to making them on its next use.
-	 */
-	WRITE_ONCE(pcpu->spare, sw->spare);
-	WRITE_ONCE(pcpu->array, sw->array ? sw->array : &array_unmade);
-	sw->array = NULL;
-	sw->spare = NULL;
-}
-
-/*
- * Give this cpu its new arrays; the old ones' objects go back to the
- * slabs.  A refill under way here holds the old spare, and array_refill()
- * frees it when it finds a spare installed.  From a worker bound to the
- * cpu, in task context: no fastpath is halfway through here.
- */
-static long array_swap_local(void *arg)
-{
-	struct array_swap *sw = arg;
-	struct slub_array *a, *s;
-	struct kmem_cache_cpu *pcpu;
-
-	if (WARN_ON_ONCE(!array_take_this_cpu(sw->cache, &pcpu)))
-		return -EBUSY;
-	array_swap(pcpu, sw, &a, &s);
-	array_empty(sw->cache, a);
-	array_empty(sw->cache, s);
-	array_release_this_cpu(sw->cache->cpu_slab);
-	preempt_enable();
-	array_free(a);
-	array_free(s);
-	return 0;
-}
-
-/* A cpu that is not online: nothing runs there to race with. */
-static void array_swap_offline(struct array_swap *sw, unsigned int cpu)
-{
-	struct slub_array *a, *s;
-
-	array_swap(per_cpu_ptr(sw->cache->cpu_slab, cpu), sw, &a, &s);
-	array_empty(sw->cache, a);
-	array_empty(sw->cache, s);
-	array_free(a);
-	array_free(s);
-}
-
-/*
- * The new arrays of every cpu that has arrays now, all made before the
- * first is installed, and with no lock held: a cpu that makes its
- * arrays later is sent back to making them (array_swap()).
- */
-static int array_swap_prepare(struct kmem_cache *cache, struct array_swap *sw,
-			      unsigned int size)
-{
-	struct slub_array *a;
-	bool made;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		/* Arrays are freed after a grace period (array_free()). */
-		rcu_read_lock();
-		a = READ_ONCE(per_cpu_ptr(cache->cpu_slab, cpu)->array);
-		made = a && array_made(a);
-		rcu_read_unlock();
-		if (!made)
-			continue;
-		sw[cpu].array = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
-		sw[cpu].spare = array_new(size, cpu_to_mem(cpu), GFP_KERNEL);
-		if (!sw[cpu].array || !sw[cpu].spare)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 /**
  * array_cache_resize - give the arrays of a cache a new size
  * @cache: the cache
  * @size: objects per array, ARRAY_SIZE_MIN to ARRAY_SIZE_MAX
  *
- * Every cpu that has arrays gets two new ones, the objects of its old
- * ones going back to the slabs, and then the depots are emptied; a cpu
- * that never used the cache makes arrays of the new size on first use.
- * Meanwhile the cpus that still have arrays of the old size keep using
- * them, but no depot takes or gives an array of another size than the
- * cache's (THEORY 6).
- * All the new arrays are made before the first is installed, and before
- * any lock is taken, for the cpus that have arrays, so that a resize
- * without memory changes nothing.  Serialised with the reaper, cache
- * destroy and hotplug by slab_mutex and cpus_read_lock().
+ * Sets the cache's size and empties its depots; each cpu retires its
+ * arrays of the old size itself, at its next slow path or reap
+ * (array_retire()), and makes arrays of the new size on its next use
+ * (THEORY 6).  Meanwhile a cpu keeps using its old arrays, but no depot
+ * takes or gives an array of another size than the cache's.  Waits on no
+ * other cpu and allocates nothing: a cpu that never runs its kworker
+ * holds up no resize.  Serialised with the reaper and cache destroy by
+ * slab_mutex.
  *
  * Return: 0; -EINVAL for a size out of range or a cache without arrays,
- * with a message; -ENOMEM.
+ * with a message.
  */
 int array_cache_resize(struct kmem_cache *cache, unsigned int size)
 {
-	struct array_swap *sw;
-	int cpu, err = 0;
+	int err = 0;
 
 	if (size < ARRAY_SIZE_MIN || size > ARRAY_SIZE_MAX) {
 		pr_warn("SLUB %s: array_size %u refused: use %d to %d objects\n",
 			cache->name, size, ARRAY_SIZE_MIN, ARRAY_SIZE_MAX);
 		return -EINVAL;
 	}
-	sw = kvcalloc(nr_cpu_ids, sizeof(*sw), GFP_KERNEL);
-	if (!sw)
-		return -ENOMEM;
-	/* A concurrent resize may leave a cpu without new arrays: it swaps. */
-	for_each_possible_cpu(cpu)
-		sw[cpu].cache = cache;
-	if (READ_ONCE(cache->array_size) != size)
-		err = array_swap_prepare(cache, sw, size);
-	cpus_read_lock();
 	mutex_lock(&slab_mutex);
 	if (!cache->array_size) {
 		pr_warn("SLUB %s: array_size %u refused: the cache has no arrays (the freelist front end, or a debug cache)\n",
 			cache->name, size);
 		err = -EINVAL;
-	}
-	if (!err && size != cache->array_size) {
-		WRITE_ONCE(cache->array_resizing, true);
+	} else if (size != cache->array_size) {
+		/* Before the drain: no depot takes an old array after it. */
 		WRITE_ONCE(cache->array_size, size);
-		for_each_possible_cpu(cpu) {
-			if (cpu_online(cpu))
-				work_on_cpu(cpu, array_swap_local, &sw[cpu]);
-			else
-				array_swap_offline(&sw[cpu], cpu);
-		}
 		array_depot_drain(cache);
-		WRITE_ONCE(cache->array_resizing, false);
 	}
 	mutex_unlock(&slab_mutex);
-	cpus_read_unlock();
-	/* Arrays never installed: nobody else saw them. */
-	for_each_possible_cpu(cpu) {
-		kfree(sw[cpu].array);
-		kfree(sw[cpu].spare);
-	}
-	kvfree(sw);
 	return err;
 }
 
@@ -1479,6 +1415,14 @@ static unsigned int array_reap_cache(struct kmem_cache *cache, bool pressure)
 	struct slub_array *a;
 
 	lockdep_assert_held(&slab_mutex);
+	/* Arrays a resize made stale go, busy or idle. */
+	a = array_take_this_cpu(cache, &pcpu);
+	if (a && array_made(a) && array_stale(cache, a)) {
+		array_retire(cache, pcpu, a);
+	} else if (a) {
+		array_release_unused(cache->cpu_slab);
+		preempt_enable();
+	}
 	/* Racy with this cpu's interrupts: a missed touch only reaps early. */
 	if (data_race(pcpu->array_touched)) {
 		WRITE_ONCE(pcpu->array_touched, false);

@@ -503,7 +503,7 @@ static void kta_dropped_array_rcu(struct kunit *test)
 	ready = kta_depot_add_full(ctx, get_node(ctx->cache, numa_mem_id()));
 	for (i = 0; ready && i < depot_max; i++) {
 		a = array_new(KTA_SIZE, NUMA_NO_NODE, GFP_KERNEL);
-		ready = a && depot_put_empty(ctx->depot, a, KTA_SIZE);
+		ready = a && depot_put_empty(ctx->cache, ctx->depot, a);
 		if (a && !ready)
 			kfree(a);
 	}
@@ -559,8 +559,9 @@ static void kta_alloc_node_local(struct kunit *test)
 }
 
 /*
- * A new array_size at run time: every cpu gets arrays of the new size,
- * the objects of the old ones and of the depot go back to the slabs and
+ * A new array_size at run time: the depots are emptied at once; the cpu
+ * retires its old arrays at its next slow path (their objects back in
+ * the slabs) or reap, and makes arrays of the new size on its next use;
  * none is lost, and sizes out of range change nothing.
  */
 static void kta_resize(struct kunit *test)
@@ -575,18 +576,29 @@ static void kta_resize(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, array_cache_resize(ctx->cache, size), 0);
 	KUNIT_EXPECT_EQ(test, ctx->cache->array_size, size);
-	KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->cache->array_resizing));
-	KUNIT_EXPECT_EQ(test, ctx->pcpu->array->size, size);
-	KUNIT_EXPECT_EQ(test, ctx->pcpu->spare->size, size);
-	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), 0U);
-	KUNIT_EXPECT_EQ(test, kta_spare(ctx), 0U);
 	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, 0U);
 	KUNIT_EXPECT_EQ(test, ctx->depot->nr_empty, 0U);
-	/* The new arrays hold more than the old ones could. */
+	/*
+	 * The arrays are full: the first free takes the slow path, which
+	 * retires them (unless the cpu's reap came first) and makes new
+	 * ones; the frees after it fill the new array.
+	 */
 	while (ctx->nr)
 		kta_free(test);
+	KUNIT_EXPECT_EQ(test, ctx->pcpu->array->size, size);
+	KUNIT_EXPECT_EQ(test, ctx->pcpu->spare->size, size);
 	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), (unsigned int)KTA_SIZE);
+	KUNIT_EXPECT_EQ(test, kta_spare(ctx), 0U);
 	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, 0U);
+
+	/* Back to the old size: the cpu's reap retires the arrays, busy. */
+	KUNIT_ASSERT_EQ(test, array_cache_resize(ctx->cache, KTA_SIZE), 0);
+	kta_reap_lock();
+	WRITE_ONCE(ctx->pcpu->array_touched, true);
+	kta_reap(ctx);
+	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(ctx->pcpu->array), &array_unmade);
+	KUNIT_EXPECT_NULL(test, READ_ONCE(ctx->pcpu->spare));
+	kta_reap_unlock();
 	/* Nothing was lost: once shrunk, the cache holds no object. */
 	kmem_cache_shrink(ctx->cache);
 	KUNIT_EXPECT_TRUE(test, __kmem_cache_empty(ctx->cache));
@@ -747,11 +759,13 @@ static void kta_free_gfp(struct kunit *test)
 }
 
 /*
- * A resize makes new arrays only for the cpus that have arrays (here the
- * test cpu alone), and makes them before it takes slab_mutex: two
- * arrays of every possible cpu under the global locks were 16 MiB at
- * array_size=1024 and 512 possible cpus.  lockdep tells whether the
- * allocations ran under slab_mutex.
+ * A resize allocates nothing and waits on no cpu: each cpu makes its
+ * arrays of the new size itself, on its first use after it retired the
+ * old ones.  It used to make two arrays for each cpu with arrays (for
+ * every possible cpu at first: 16 MiB at array_size=1024 and 512
+ * possible cpus) and to wait on a worker of every online cpu, under
+ * slab_mutex and cpus_read_lock().  lockdep tells whether an allocation
+ * ran under slab_mutex.
  */
 static void kta_resize_allocs(struct kunit *test)
 {
@@ -761,8 +775,8 @@ static void kta_resize_allocs(struct kunit *test)
 		.task = current,
 		.bytes = struct_size_t(struct slub_array, objs, size),
 	};
-	unsigned int made = 0;
-	int cpu, ret;
+	unsigned int by_resize = 0;
+	int ret;
 
 	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
 		kunit_skip(test, "no CONFIG_TRACEPOINTS: cannot see the allocations");
@@ -771,19 +785,23 @@ static void kta_resize_allocs(struct kunit *test)
 	ret = register_trace_kmalloc(kta_kmalloc_probe, &seen);
 	if (!ret) {
 		ret = array_cache_resize(ctx->cache, size);
+		by_resize = READ_ONCE(seen.allocs);
+		/* The cpu's reap retires its arrays, the next use makes two. */
+		kta_reap_lock();
+		kta_reap(ctx);
+		kta_reap_unlock();
+		kta_alloc(test);
 		unregister_trace_kmalloc(kta_kmalloc_probe, &seen);
 		tracepoint_synchronize_unregister();
 	}
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	for_each_possible_cpu(cpu)
-		made += array_made(per_cpu_ptr(ctx->cache->cpu_slab, cpu)->array);
-	KUNIT_EXPECT_EQ(test, made, 1U);
 	KUNIT_EXPECT_EQ(test, ctx->pcpu->array->size, size);
-	KUNIT_EXPECT_EQ_MSG(test, seen.allocs, 2 * made,
-			    "a resize made arrays for %u possible cpus, %u of them with arrays",
-			    num_possible_cpus(), made);
+	KUNIT_EXPECT_EQ_MSG(test, by_resize, 0U,
+			    "a resize made %u arrays itself", by_resize);
+	KUNIT_EXPECT_EQ_MSG(test, seen.allocs, 2U,
+			    "%u arrays of the new size made, 2 expected", seen.allocs);
 	KUNIT_EXPECT_EQ_MSG(test, seen.locked, 0U,
-			    "a resize made arrays under slab_mutex");
+			    "arrays made under slab_mutex");
 }
 
 /*

@@ -145,7 +145,6 @@ struct kmem_cache {
 	struct slab_oo min;	/* fallback order */
 	gfp_t allocflags;		/* added to every page allocation */
 	unsigned int array_size;	/* objects per cpu array, 0: none */
-	bool array_resizing;		/* arrays of two sizes may be about */
 	int refcount;			/* merged users, see slab_common.c */
 	void (*ctor)(void *obj);
 	unsigned int inuse;		/* offset of the metadata */

@@ -12,15 +12,17 @@
 # sits untouched: the kind of cpu an allocator's periodic housekeeping
 # empties.  After more than two such periods (SLAB reaped every 2 s, and
 # so does the array front end of the series), this script, bound to cpu
-# 0, creates and destroys caches (test_slab_api phase=names) and, with a
-# third cpu, takes that one offline and online again.  Each must end
+# 0, creates and destroys caches (test_slab_api phase=names), gives
+# kmalloc-64's arrays a new size and back where the kernel has them, and,
+# with a third cpu, takes that one offline and online again.  Each must end
 # within RT_STARVE_TIMEOUT seconds, long before the spinner stops: a
 # housekeeping that waited on the starved cpu's kworker while holding the
 # slab or the cpu hotplug lock would block them until then.  Upstream
 # SLUB passes it as the series does.
 #
 # Results: 1 the spinner held its cpu for its whole time; 2 caches
-# created and destroyed meanwhile; 3 a cpu offline and online meanwhile.
+# created and destroyed meanwhile; 3 a cpu offline and online meanwhile;
+# 4 kmalloc-64's array_size written twice meanwhile.
 # POSIX sh; runs under busybox.
 #
 # Environment: RT_SPIN_SECONDS (default 24), RT_STARVE_TIMEOUT (10),
@@ -44,7 +46,7 @@ ncpus=$(grep -c '^processor' /proc/cpuinfo)
 [ -w $RT_RUNTIME ] || skip_all "no writable $RT_RUNTIME (RT throttling cannot be turned off)"
 module_available $MOD ||
 	skip_all "module $MOD is not available (CONFIG_TEST_SLAB_API=m)"
-echo "1..3"
+echo "1..4"
 
 spin_cpu=$((ncpus - 1))
 toggle_cpu=
@@ -85,6 +87,24 @@ if wait_for $names_pid "$TIMEOUT"; then
 	names_ok=1
 else
 	names_ok=0
+fi
+
+RESIZE=/sys/kernel/slab/kmalloc-64/array_size
+resize_old=
+if [ -w $RESIZE ] && [ "$(cat $RESIZE)" != 0 ]; then
+	resize_old=$(cat $RESIZE)
+	resize_new=13
+	[ "$resize_old" = 13 ] && resize_new=29
+	(echo $resize_new >$RESIZE && echo "$resize_old" >$RESIZE) \
+		>"$tmpdir/resize.out" 2>&1 &
+	resize_pid=$!
+	if wait_for $resize_pid "$TIMEOUT"; then
+		wait $resize_pid
+		resize_rc=$?
+		resize_ok=1
+	else
+		resize_ok=0
+	fi
 fi
 
 if [ -n "$toggle_cpu" ]; then
@@ -143,6 +163,18 @@ elif [ "$cpu_rc" != 0 ]; then
 	not_ok "rt_starve cpu hotplug: cpu $toggle_cpu offline/online failed: $(cat "$tmpdir/cpu.out")"
 else
 	ok "rt_starve cpu hotplug: cpu $toggle_cpu offline and online while cpu $spin_cpu starved"
+fi
+
+# 4: kmalloc-64's arrays resized beside it.
+if [ -z "$resize_old" ]; then
+	skip "rt_starve array resize: no writable $RESIZE with arrays"
+elif [ $resize_ok != 1 ]; then
+	not_ok "rt_starve array resize: $RESIZE still being written after $TIMEOUT s"
+	wait $resize_pid
+elif [ "$resize_rc" != 0 ]; then
+	not_ok "rt_starve array resize: writing $RESIZE failed: $(cat "$tmpdir/resize.out")"
+else
+	ok "rt_starve array resize: kmalloc-64 to $resize_new objects and back to $resize_old while cpu $spin_cpu starved"
 fi
 rm -rf "$tmpdir"
 [ $failed = 0 ]
