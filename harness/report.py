@@ -139,8 +139,7 @@ def main():
             return 4
 
         def rule(c, mem=kib):
-            nbytes = min(cap, max(8, (mem << 10) // c // frac))
-            return nbytes, min(8, max(2, -(-c // nodes)))
+            return min(cap, max(8, (mem << 10) // c // frac)), depot
 
         def bound(c, mem=kib):
             nbytes, d = rule(c, mem)

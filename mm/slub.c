@@ -41,7 +41,7 @@
  *   of the cache.
  * depot
  *   Per node, kn->depot: lists of full and empty arrays, at most
- *   depot_max of each.
+ *   DEPOT_MAX of each.
  * held object
  *   A freed object whose free has not reached the engine yet: in KASAN's
  *   quarantine, or (SLUB_RCU_DEBUG, 6.12) of a SLAB_TYPESAFE_BY_RCU cache
@@ -188,7 +188,7 @@
  *                   placeholders, THEORY 6)
  *   array->size == cache->array_size for every array in a depot (a
  *                   cpu's own may predate a resize until it retires them)
- *   kn->depot.nr_full == |full| <= depot_max, likewise nr_empty
+ *   kn->depot.nr_full == |full| <= DEPOT_MAX, likewise nr_empty
  *   every array object is allocated in its slab: counted in inuse, and
  *                   on no freelist
  *
@@ -203,7 +203,7 @@
  *   fixed bits),
  *   node_add_partial() (the slab is unfrozen and has a free object),
  *   slab_discard() (inuse == 0, not frozen), the depot moves (counts
- *   within depot_max, full arrays full and empty ones empty, their size
+ *   within DEPOT_MAX, full arrays full and empty ones empty, their size
  *   checked under the depot lock) and the array slow paths (count within
  *   size).
  */
@@ -270,16 +270,18 @@
  *
  * and a cache's arrays hold as many objects as fit in bytes, rounded
  * down to 125, 61, 29, 13 or 5 (arrays that fill a kmalloc size), and
- * never fewer than 4; a depot keeps depot_max = clamp(cpus / nodes, 2,
- * 8) arrays of each kind.  slub_array_size= and the array_size file
- * override the count.  Per cache at most
+ * never fewer than 4; a depot keeps at most DEPOT_MAX (8) arrays of each
+ * kind, whatever the cpus of its node (on one cpu it is that cpu's
+ * reserve).  slub_array_size= and the array_size file override the
+ * count.  Per cache at most
  *
- *   (cpus * 2 + nodes * depot_max) * array_size
+ *   (cpus * 2 + nodes * DEPOT_MAX) * array_size
  *
- * objects sit in arrays, about 3 * bytes per cpu: with every cache's
- * arrays full, caches * 3 / 2^14 of the memory (objects bigger than
- * bytes / 4 aside) wherever the 8 KiB cap does not bind first.  Only
- * the cpus that used a cache have any.
+ * objects sit in arrays: with every cache's arrays full, caches * 2 /
+ * 2^14 of the memory for the cpus' arrays (objects bigger than bytes / 4
+ * aside) wherever the 8 KiB cap does not bind first, and 8 arrays per
+ * node and cache for the depots.  Only the cpus that used a cache have
+ * any.
  *
  * Every use of a cpu's arrays, fastpaths included, marks it touched.
  * Each cpu reaps for itself, as SLAB's cache_reap did: a

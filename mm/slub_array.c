@@ -43,11 +43,11 @@
 DEFINE_STATIC_KEY_TRUE(slub_arrays);
 
 /*
- * Arrays per node depot: each list holds at most depot_max, one per cpu
- * of the node but at least 2 and at most DEPOT_MAX.
+ * Arrays per node depot: each list holds at most this many.  Not scaled
+ * down with the cpus of a node: on one cpu the depot is that cpu's
+ * reserve, and 2 or 4 cost fork+exec 0.3% to 1% (make bench, icount).
  */
 #define DEPOT_MAX		8
-#define DEPOT_MIN		2
 /* Idle arrays and depots are emptied after this long. */
 #define ARRAY_REAP_INTERVAL	(2 * HZ)
 
@@ -86,7 +86,6 @@ static unsigned int frontend_list_len __ro_after_init;
 static unsigned int array_size_fixed __ro_after_init;
 /* The machine's share, set once at boot: array_budget(). */
 static unsigned int array_bytes __ro_after_init = ARRAY_BYTES_MAX;
-static unsigned int depot_max __ro_after_init = DEPOT_MAX;
 
 #define FRONTEND_FORMS	"slub_frontend=freelist, slub_frontend=array, or slub_frontend=<freelist|array>:<cache>[,<cache>...] with an optional trailing '*'"
 
@@ -217,28 +216,23 @@ static unsigned int array_size_for(const struct kmem_cache *cache)
 }
 
 /*
- * array_budget - the machine's share: bytes per array and depot size
+ * array_budget - the machine's share: bytes of objects per array
  * @pages: the machine's memory, in pages
  * @cpus: its cpus
- * @nodes: its nodes with memory
- * @bytes: set to the bytes of objects an array may hold by default
- * @depot: set to the arrays each list of a node's depot may hold
  *
- * A cache's two arrays per cpu and its depots (about one array per cpu)
- * then hold at most 3 * bytes per cpu, 3 / 2^ARRAY_BYTES_SHIFT of the
- * memory, wherever the ARRAY_BYTES_MAX cap does not bind first (and
- * objects of more than bytes / 4 aside: an array holds at least 4).
+ * A cache's two arrays per cpu then hold at most 2 * bytes per cpu,
+ * 2 / 2^ARRAY_BYTES_SHIFT of the memory, wherever the ARRAY_BYTES_MAX
+ * cap does not bind first (and objects of more than bytes / 4 aside: an
+ * array holds at least 4); its depots add DEPOT_MAX arrays per node.
+ *
+ * Return: the bytes of objects an array may hold by default.
  */
-static void array_budget(unsigned long pages, unsigned int cpus,
-			 unsigned int nodes, unsigned int *bytes,
-			 unsigned int *depot)
+static unsigned int array_budget(unsigned long pages, unsigned int cpus)
 {
 	unsigned long share = (pages << PAGE_SHIFT) / max(cpus, 1U);
 
-	*bytes = clamp_t(unsigned long, share >> ARRAY_BYTES_SHIFT,
-			 sizeof(void *), ARRAY_BYTES_MAX);
-	*depot = clamp_t(unsigned int, DIV_ROUND_UP(cpus, max(nodes, 1U)),
-			 DEPOT_MIN, DEPOT_MAX);
+	return clamp_t(unsigned long, share >> ARRAY_BYTES_SHIFT,
+		       sizeof(void *), ARRAY_BYTES_MAX);
 }
 
 /* ---- Arrays and depots ---- */
@@ -320,7 +314,7 @@ void array_depot_init(struct slub_depot *d)
 /*
  * THEORY 5, executed with CONFIG_DEBUG_VM: an array holds 0..size objects
  * (its size that of its cache, or of the cache before a resize until its
- * cpu retires it); a depot holds at most depot_max arrays of each kind,
+ * cpu retires it); a depot holds at most DEPOT_MAX arrays of each kind,
  * full ones exactly full and empty ones empty, all of the cache's size.
  */
 static inline void array_assert(const struct slub_array *a)
@@ -331,7 +325,7 @@ static inline void array_assert(const struct slub_array *a)
 static inline void depot_assert_locked(const struct slub_depot *d)
 {
 	lockdep_assert_held(&d->lock);
-	VM_WARN_ON_ONCE(d->nr_full > depot_max || d->nr_empty > depot_max);
+	VM_WARN_ON_ONCE(d->nr_full > DEPOT_MAX || d->nr_empty > DEPOT_MAX);
 }
 
 static struct slub_depot *local_depot(struct kmem_cache *cache)
@@ -383,7 +377,7 @@ static struct slub_array *depot_get_full(struct kmem_cache *cache,
 		}
 		list_del_init(&full->list);
 		d->nr_full--;
-		if (d->nr_empty < depot_max) {
+		if (d->nr_empty < DEPOT_MAX) {
 			list_add(&a->list, &d->empty);
 			d->nr_empty++;
 		} else {
@@ -410,12 +404,12 @@ static struct slub_array *depot_put_full(struct kmem_cache *cache,
 	struct slub_array *empty = NULL;
 	unsigned long flags;
 
-	if (!d || READ_ONCE(d->nr_full) >= depot_max)
+	if (!d || READ_ONCE(d->nr_full) >= DEPOT_MAX)
 		return NULL;
 	spin_lock_irqsave(&d->lock, flags);
 	depot_assert_locked(d);
 	VM_WARN_ON_ONCE(a->count != a->size);
-	if (d->nr_full < depot_max && depot_size_ok(cache, d, a)) {
+	if (d->nr_full < DEPOT_MAX && depot_size_ok(cache, d, a)) {
 		if (d->nr_empty) {
 			empty = list_first_entry(&d->empty, struct slub_array, list);
 			VM_WARN_ON_ONCE(empty->count);
@@ -456,7 +450,7 @@ static bool depot_put_empty(struct kmem_cache *cache, struct slub_depot *d,
 	spin_lock_irqsave(&d->lock, flags);
 	depot_assert_locked(d);
 	VM_WARN_ON_ONCE(a->count);
-	if (d->nr_empty < depot_max && depot_size_ok(cache, d, a)) {
+	if (d->nr_empty < DEPOT_MAX && depot_size_ok(cache, d, a)) {
 		list_add(&a->list, &d->empty);
 		d->nr_empty++;
 		done = true;
@@ -468,7 +462,7 @@ static bool depot_put_empty(struct kmem_cache *cache, struct slub_depot *d,
 /* Could the depot take a full array if it had an empty one to give? */
 static bool depot_wants_full(struct slub_depot *d)
 {
-	return d && READ_ONCE(d->nr_full) < depot_max && !READ_ONCE(d->nr_empty);
+	return d && READ_ONCE(d->nr_full) < DEPOT_MAX && !READ_ONCE(d->nr_empty);
 }
 
 /* Give the objects of @a back to their slabs. */
@@ -1612,8 +1606,7 @@ void __init array_init_late(void)
 
 	frontend_array_global = frontend_array_default;
 	array_size_fixed = array_size_param;
-	array_budget(totalram_pages(), num_present_cpus(),
-		     num_node_state(N_MEMORY), &array_bytes, &depot_max);
+	array_bytes = array_budget(totalram_pages(), num_present_cpus());
 	if (nr_frontend_names) {
 		frontend_list = kmemdup(frontend_names,
 					nr_frontend_names * sizeof(*frontend_list),
@@ -1629,7 +1622,7 @@ void __init array_init_late(void)
 	}
 
 	pr_info("SLUB: arrays of up to %u bytes of objects (at most %u, 1/%u of the memory per cpu), depots of %u arrays, for %u cpus, %u nodes, %lu KiB\n",
-		array_bytes, ARRAY_BYTES_MAX, 1U << ARRAY_BYTES_SHIFT, depot_max,
+		array_bytes, ARRAY_BYTES_MAX, 1U << ARRAY_BYTES_SHIFT, DEPOT_MAX,
 		num_present_cpus(),
 		num_node_state(N_MEMORY), totalram_pages() << (PAGE_SHIFT - 10));
 	mutex_lock(&slab_mutex);

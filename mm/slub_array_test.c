@@ -232,11 +232,11 @@ static void kta_depot_put_get(struct kunit *test)
 static void kta_flush_half(struct kunit *test)
 {
 	struct kta_ctx *ctx = test->priv;
-	unsigned int need = (depot_max + 2) * KTA_SIZE + 1;
+	unsigned int need = (DEPOT_MAX + 2) * KTA_SIZE + 1;
 
 	kta_reap_lock();
 	kta_fill_fresh(test, need, need);
-	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, (unsigned int)depot_max);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_full, (unsigned int)DEPOT_MAX);
 	KUNIT_EXPECT_EQ(test, kta_spare(ctx), (unsigned int)KTA_SIZE);
 	/* The last free found everything full and flushed half. */
 	KUNIT_EXPECT_EQ(test, kta_loaded(ctx), KTA_SIZE / 2 + 1U);
@@ -309,7 +309,7 @@ static void kta_fill_depot(struct kunit *test, unsigned int keep)
 	struct kta_ctx *ctx = test->priv;
 	unsigned int i;
 
-	for (i = 0; i < (depot_max + 2) * KTA_SIZE; i++)
+	for (i = 0; i < (DEPOT_MAX + 2) * KTA_SIZE; i++)
 		kta_alloc(test);
 	while (ctx->nr > keep)
 		kta_free(test);
@@ -499,9 +499,9 @@ static void kta_dropped_array_rcu(struct kunit *test)
 		kunit_skip(test, "KASAN is off: nothing sees a read of a freed array");
 	kta_alloc(test);	/* the cpu's arrays are made */
 	kta_reap_lock();
-	/* The depot: depot_max empty arrays and a full one. */
+	/* The depot: DEPOT_MAX empty arrays and a full one. */
 	ready = kta_depot_add_full(ctx, get_node(ctx->cache, numa_mem_id()));
-	for (i = 0; ready && i < depot_max; i++) {
+	for (i = 0; ready && i < DEPOT_MAX; i++) {
 		a = array_new(KTA_SIZE, NUMA_NO_NODE, GFP_KERNEL);
 		ready = a && depot_put_empty(ctx->cache, ctx->depot, a);
 		if (a && !ready)
@@ -515,7 +515,7 @@ static void kta_dropped_array_rcu(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, array_alloc_fast(ctx->cache, GFP_ATOMIC,
 						 NUMA_NO_NODE, 0, &obj));
 	KUNIT_EXPECT_PTR_NE(test, READ_ONCE(ctx->pcpu->array), a);
-	KUNIT_EXPECT_EQ(test, ctx->depot->nr_empty, (unsigned int)depot_max);
+	KUNIT_EXPECT_EQ(test, ctx->depot->nr_empty, (unsigned int)DEPOT_MAX);
 	/* What array_cpu_has_objects() reads. */
 	KUNIT_EXPECT_EQ(test, READ_ONCE(a->count), 0U);
 	rcu_read_unlock();
@@ -1177,8 +1177,8 @@ static void kta_first_use_pinned(struct kunit *test)
 
 /*
  * The capacity rule (THEORY 6): slots by object size within a byte
- * budget, the budget and depot by the machine, and the kmalloc caches
- * sized by it at boot.
+ * budget, the budget by the machine, and the kmalloc caches sized by it
+ * at boot.
  */
 static void kta_capacity(struct kunit *test)
 {
@@ -1187,7 +1187,7 @@ static void kta_capacity(struct kunit *test)
 		{ 256, 29 }, { 512, 13 }, { 1024, 5 }, { 1600, 5 },
 		{ 1700, 4 }, { 4096, 4 },
 	};
-	unsigned int i, size, bytes, slots, prev, depot, checked = 0;
+	unsigned int i, size, bytes, slots, prev, checked = 0;
 	struct kmem_cache *cache;
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
@@ -1207,18 +1207,12 @@ static void kta_capacity(struct kunit *test)
 		}
 	}
 	/* 1 GiB: 2 cpus get the cap, 16 half of it, 512 128 bytes. */
-	array_budget(SZ_1G >> PAGE_SHIFT, 2, 1, &bytes, &depot);
-	KUNIT_EXPECT_EQ(test, bytes, (unsigned int)ARRAY_BYTES_MAX);
-	KUNIT_EXPECT_EQ(test, depot, (unsigned int)DEPOT_MIN);
-	array_budget(SZ_1G >> PAGE_SHIFT, 16, 1, &bytes, &depot);
-	KUNIT_EXPECT_EQ(test, bytes, (unsigned int)SZ_4K);
-	KUNIT_EXPECT_EQ(test, depot, (unsigned int)DEPOT_MAX);
-	array_budget(SZ_1G >> PAGE_SHIFT, 512, 2, &bytes, &depot);
-	KUNIT_EXPECT_EQ(test, bytes, 128U);
-	KUNIT_EXPECT_EQ(test, depot, (unsigned int)DEPOT_MAX);
-	array_budget(6, 4, 2, &bytes, &depot);
-	KUNIT_EXPECT_EQ(test, bytes, (unsigned int)sizeof(void *));
-	KUNIT_EXPECT_EQ(test, depot, (unsigned int)DEPOT_MIN);
+	KUNIT_EXPECT_EQ(test, array_budget(SZ_1G >> PAGE_SHIFT, 2),
+			(unsigned int)ARRAY_BYTES_MAX);
+	KUNIT_EXPECT_EQ(test, array_budget(SZ_1G >> PAGE_SHIFT, 16),
+			(unsigned int)SZ_4K);
+	KUNIT_EXPECT_EQ(test, array_budget(SZ_1G >> PAGE_SHIFT, 512), 128U);
+	KUNIT_EXPECT_EQ(test, array_budget(6, 4), (unsigned int)sizeof(void *));
 	/* This boot's kmalloc caches got what the rule gives them. */
 	for (i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
 		cache = kmalloc_caches[KMALLOC_NORMAL][i];

@@ -544,11 +544,11 @@ elif load park; then
 		[ "$after" = 0 ] && break
 	done
 	echo "# test_slab_api_park: $before objects in arrays before drop_caches, $after after"
-	# The freeing cpu's two arrays and its node's depot, which takes at
-	# least two full arrays, hold all 512 objects, or once they overflow
-	# (the loaded array gives half back) three arrays and a half.
+	# The freeing cpu's two arrays and its node's depot of 8 full ones
+	# hold all 512 objects, or once they overflow (the loaded array gives
+	# half back) nine arrays and a half.
 	size=$(cat /sys/kernel/slab/test_slab_api_park/array_size)
-	want=$((size * 7 / 2))
+	want=$((size * 19 / 2))
 	[ $want -gt 512 ] && want=512
 	# KASAN's quarantine keeps most of them out of the arrays.
 	dmesg | grep -q "$MOD: park: the KASAN quarantine" && want=1
