@@ -100,7 +100,7 @@ invariant-assert model-cal-miscount model-cal-missing model-calls-off model-gues
 model-empty model-nohw model-pass-differs model-window-lost
 objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked
 memory-offline-unlock-dropped first-use-unpinned kfence-frame-kept kfence-bulk-unsampled
-order-past-counters resize-all-cpus array-budget-uncapped
+order-past-counters stale-arrays-kept array-budget-uncapped
 kmalloc-buckets-ignored kmalloc-caller-lost counters-fixed-unchecked
 counters-untyped results-block-edited results-run-changed results-cover-unsourced
 plugin-fifo plugin-l2-4way plugin-crossing-dropped plugin-stores-dropped plugin-calls-off-by-one"
@@ -289,10 +289,10 @@ mutant() {
 		edit mm/slub_cache.c 's/max_objects = min_t\(unsigned int, \(PAGE_SIZE << slub_max_order\) \/ size,\n\t\t\t    SLUB_MAX_OBJS\);/max_objects = (PAGE_SIZE << slub_max_order) \/ size;/' || return
 		echo "series-6.12-plain kunit:slub_engine:kt_order_objects_cap"
 		;;
-	resize-all-cpus)
-		# A resize makes arrays for every possible cpu, as it did.
-		edit mm/slub_array.c 's/\t\tif \(!made\)\n\t\t\tcontinue;\n//' || return
-		echo "series-6.12-plain kunit:slub_array:kta_resize_allocs"
+	stale-arrays-kept)
+		# No cpu retires the arrays a resize made stale.
+		edit mm/slub_array.c 's/\treturn a->size != READ_ONCE\(cache->array_size\);/\treturn false;/' || return
+		echo "series-6.12-plain kunit:slub_array:kta_resize"
 		;;
 	array-budget-uncapped)
 		# Arrays take a share of the memory per cpu with no 16 KiB cap.
