@@ -139,21 +139,21 @@ def main():
             return 4
 
         def rule(c, mem=kib):
-            return min(cap, max(8, (mem << 10) // c // frac)), depot
+            return min(cap, max(8, (mem << 10) // c // frac))
 
         def bound(c, mem=kib):
-            nbytes, d = rule(c, mem)
+            nbytes = rule(c, mem)
             total = 0
             for n, size in arrays:
                 if not fixed and n == slots(size, budget):
                     n = slots(size, nbytes)
-                total += n * size * (2 * c + d * nodes)
-            return total // 1024, nbytes, d
+                total += n * size * (2 * c + depot * nodes)
+            return total // 1024, nbytes
 
         odd = [1 for n, size in arrays if not fixed and n != slots(size, budget)]
-        if rule(cpus) != (budget, depot):
-            print("  report: error: the kernel's budget %d bytes, depot %d differs "
-                  "from the rule's %s" % (budget, depot, rule(cpus)))
+        if rule(cpus) != budget:
+            print("  report: error: the kernel's budget of %d bytes differs from the rule's %d"
+                  % (budget, rule(cpus)))
         worst = sum(n * size * (2 * cpus + depot * nodes) for n, size in arrays) // 1024
         print("  array front end    %d caches with arrays; at most %d KiB of objects in"
               % (len(arrays), worst))
@@ -166,10 +166,10 @@ def main():
         mem = [l for l in section(lines, "meminfo") if l.startswith("MemTotal:")]
         total_kb = int(mem[0].split()[1]) if mem else 0
         for c in (2, 16, 128, 512):
-            at, nbytes, d = bound(c)
+            at, nbytes = bound(c)
             share = " (%.1f%% of this guest's MemTotal)" % (100.0 * at / total_kb) if total_kb else ""
             print("                     at %3d cpus, %d node%s: %d KiB%s; %d-byte arrays, depot %d"
-                  % (c, nodes, "" if nodes == 1 else "s", at, share, nbytes, d))
+                  % (c, nodes, "" if nodes == 1 else "s", at, share, nbytes, depot))
         # And with this guest's memory per cpu: the floor of 4 objects
         # above is what outgrows memory when it is not scaled.
         if total_kb:

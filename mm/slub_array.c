@@ -45,7 +45,7 @@ DEFINE_STATIC_KEY_TRUE(slub_arrays);
 /*
  * Arrays per node depot: each list holds at most this many.  Not scaled
  * down with the cpus of a node: on one cpu the depot is that cpu's
- * reserve, and 2 or 4 cost fork+exec 0.3% to 1% (make bench, icount).
+ * reserve, and 2 or 4 cost fork+exec up to 1% (make bench, icount).
  */
 #define DEPOT_MAX		8
 /* Idle arrays and depots are emptied after this long. */

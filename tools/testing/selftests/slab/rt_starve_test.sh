@@ -67,6 +67,37 @@ wait_for() {
 	! kill -0 "$1" 2>/dev/null
 }
 
+# bounded STEP CMD...: run CMD in the background, its output in
+# $tmpdir/STEP.out, and wait up to $TIMEOUT s for it: STEP_ok is 1 if it
+# ended in time, STEP_rc is then its exit status; STEP_pid its pid.
+bounded() {
+	step=$1
+	shift
+	"$@" >"$tmpdir/$step.out" 2>&1 &
+	eval "${step}_pid=$!"
+	if wait_for $! "$TIMEOUT"; then
+		wait $!
+		eval "${step}_rc=$? ${step}_ok=1"
+	else
+		eval "${step}_ok=0"
+	fi
+}
+
+# judge STEP NAME DONE: the result NAME of a bounded step: not ok if it
+# was still running after $TIMEOUT s (then wait for it) or failed, else
+# ok with DONE.
+judge() {
+	eval "s_ok=\$${1}_ok s_rc=\$${1}_rc s_pid=\$${1}_pid"
+	if [ "$s_ok" != 1 ]; then
+		not_ok "$2: still running after $TIMEOUT s"
+		wait "$s_pid"
+	elif [ "$s_rc" != 0 ]; then
+		not_ok "$2: failed (exit $s_rc): $(cat "$tmpdir/$1.out")"
+	else
+		ok "$2: $3"
+	fi
+}
+
 runtime=$(cat $RT_RUNTIME)
 echo -1 >$RT_RUNTIME
 fair=
@@ -79,15 +110,7 @@ spin_pid=$!
 # Two housekeeping periods and a half of a starved cpu.
 sleep 5
 
-taskset -c 0 modprobe $MOD phase=names >"$tmpdir/names.out" 2>&1 &
-names_pid=$!
-if wait_for $names_pid "$TIMEOUT"; then
-	wait $names_pid
-	names_rc=$?
-	names_ok=1
-else
-	names_ok=0
-fi
+bounded names taskset -c 0 modprobe $MOD phase=names
 
 RESIZE=/sys/kernel/slab/kmalloc-64/array_size
 resize_old=
@@ -95,29 +118,12 @@ if [ -w $RESIZE ] && [ "$(cat $RESIZE)" != 0 ]; then
 	resize_old=$(cat $RESIZE)
 	resize_new=13
 	[ "$resize_old" = 13 ] && resize_new=29
-	(echo $resize_new >$RESIZE && echo "$resize_old" >$RESIZE) \
-		>"$tmpdir/resize.out" 2>&1 &
-	resize_pid=$!
-	if wait_for $resize_pid "$TIMEOUT"; then
-		wait $resize_pid
-		resize_rc=$?
-		resize_ok=1
-	else
-		resize_ok=0
-	fi
+	bounded resize sh -c "echo $resize_new >$RESIZE && echo $resize_old >$RESIZE"
 fi
 
 if [ -n "$toggle_cpu" ]; then
-	(echo 0 >/sys/devices/system/cpu/cpu$toggle_cpu/online &&
-	 echo 1 >/sys/devices/system/cpu/cpu$toggle_cpu/online) >"$tmpdir/cpu.out" 2>&1 &
-	cpu_pid=$!
-	if wait_for $cpu_pid "$TIMEOUT"; then
-		wait $cpu_pid
-		cpu_rc=$?
-		cpu_ok=1
-	else
-		cpu_ok=0
-	fi
+	online=/sys/devices/system/cpu/cpu$toggle_cpu/online
+	bounded cpu sh -c "echo 0 >$online && echo 1 >$online"
 fi
 
 spin_alive=0
@@ -142,39 +148,22 @@ else
 	ok "rt_starve spinner: cpu $spin_cpu held by SCHED_FIFO for $SPIN s"
 fi
 
-# 2: caches created and destroyed beside it.
-if [ $names_ok != 1 ]; then
-	not_ok "rt_starve caches: modprobe $MOD phase=names still blocked after $TIMEOUT s"
-	wait $names_pid
-elif [ "$names_rc" != 0 ]; then
-	not_ok "rt_starve caches: modprobe $MOD phase=names failed ($names_rc)"
-else
-	ok "rt_starve caches: created and destroyed while cpu $spin_cpu starved"
-fi
+# 2: caches created and destroyed beside it (modprobe $MOD phase=names).
+judge names "rt_starve caches" "created and destroyed while cpu $spin_cpu starved"
 rmmod $MOD 2>/dev/null
 
 # 3: a cpu offline and online beside it.
 if [ -z "$toggle_cpu" ]; then
 	skip "rt_starve cpu hotplug: fewer than 3 cpus, or cpu1 cannot go offline"
-elif [ $cpu_ok != 1 ]; then
-	not_ok "rt_starve cpu hotplug: cpu $toggle_cpu still going offline and online after $TIMEOUT s"
-	wait $cpu_pid
-elif [ "$cpu_rc" != 0 ]; then
-	not_ok "rt_starve cpu hotplug: cpu $toggle_cpu offline/online failed: $(cat "$tmpdir/cpu.out")"
 else
-	ok "rt_starve cpu hotplug: cpu $toggle_cpu offline and online while cpu $spin_cpu starved"
+	judge cpu "rt_starve cpu hotplug" "cpu $toggle_cpu offline and online while cpu $spin_cpu starved"
 fi
 
 # 4: kmalloc-64's arrays resized beside it.
 if [ -z "$resize_old" ]; then
 	skip "rt_starve array resize: no writable $RESIZE with arrays"
-elif [ $resize_ok != 1 ]; then
-	not_ok "rt_starve array resize: $RESIZE still being written after $TIMEOUT s"
-	wait $resize_pid
-elif [ "$resize_rc" != 0 ]; then
-	not_ok "rt_starve array resize: writing $RESIZE failed: $(cat "$tmpdir/resize.out")"
 else
-	ok "rt_starve array resize: kmalloc-64 to $resize_new objects and back to $resize_old while cpu $spin_cpu starved"
+	judge resize "rt_starve array resize" "kmalloc-64 to $resize_new objects and back to $resize_old while cpu $spin_cpu starved"
 fi
 rm -rf "$tmpdir"
 [ $failed = 0 ]
