@@ -60,20 +60,26 @@
  *   and the array shrinker only try it, and hold no other global lock:
  *   they wait on nobody.
  * pcpu->lock
- *   local_lock (irqs off) of a cpu: pcpu->slab, pcpu->partial and any
- *   change of pcpu->freelist outside the fastpath.  A dead cpu's state is
- *   taken over without it, under slab_mutex, once nothing can run there
- *   (slub_cpu_dead()).  No page is freed and no other cache is entered
- *   under it: slabs a cpu lets go are unfrozen after unlocking.
+ *   local_lock of a cpu (irqs off; on PREEMPT_RT a per-cpu sleeping lock
+ *   that keeps its holder on the cpu, irqs and preemption on):
+ *   pcpu->slab, pcpu->partial and any change of pcpu->freelist outside
+ *   the fastpath.  A dead cpu's state is taken over without it, under
+ *   slab_mutex, once nothing can run there (slub_cpu_dead()).  No page
+ *   is freed and no other cache is entered under it: slabs a cpu lets go
+ *   are unfrozen after unlocking.
  * pcpu->array_held
  *   A flag, not a lock: with preemption off the taker finds it clear and
  *   sets it (array_take_this_cpu()), then owns pcpu->array and pcpu->spare
  *   until it clears it.  An interrupt that finds it set takes the freelist
  *   path; one that came before it was set has finished before the taker
  *   reads the arrays.  A lockdep trylock.  Held, it may take the locks
- *   below; pcpu->lock is never held while taking it.  Letting go of the
- *   arrays clears it and sets pcpu->array_touched in one 32-bit store
- *   (pcpu->array_state), which tells the reaper the cpu used them.
+ *   below; pcpu->lock is never held while taking it.  The fastpaths hold
+ *   it with preemption off, and so do the slow paths, but on PREEMPT_RT,
+ *   where the locks below sleep: there they keep the task on the cpu
+ *   instead (array_hold()), and a task that preempts the holder finds the
+ *   flag set, as an interrupt does.  Letting go of the arrays clears it
+ *   and sets pcpu->array_touched in one 32-bit store (pcpu->array_state),
+ *   which tells the reaper the cpu used them.
  * kn->depot.lock
  *   Spinlock (irqsave), a leaf: the depot lists and counts.
  * kn->list_lock
@@ -87,7 +93,11 @@
  *
  * With slub_fastpath=irqoff the fastpaths take pcpu->lock too, and change
  * pcpu->freelist under it instead of committing with cmpxchg16b; every
- * other rule stays, the tid bump included.
+ * other rule stays, the tid bump included.  PREEMPT_RT always does so
+ * (THEORY 4).  There the spinlocks above sleep and interrupt handlers
+ * run in threads; only the bit lock's section and the arrays' fastpaths
+ * still run with interrupts or preemption off, and they take no other
+ * lock.
  */
 
 /**
@@ -156,7 +166,12 @@
  * between its reads and its commit fails the commit and retries.  With
  * CONFIG_PREEMPTION the tid is also unique per cpu (low bits = cpu
  * number), so a fastpath migrated to another cpu fails too; without it a
- * fastpath cannot migrate.
+ * fastpath cannot migrate.  The tid covers a change only if nothing can
+ * run on the cpu between it and the bump: pcpu->lock disables
+ * interrupts for that.  On PREEMPT_RT it does not, and a task that
+ * preempted the holder could commit over its half-made change, so there
+ * no fastpath commits locklessly: both take pcpu->lock, as with
+ * slub_fastpath=irqoff (slub_fastpath_locked()).
  *
  * The reads before a commit race with other cpus by design, and are
  * marked so that KCSAN, which instruments these files, reports only
@@ -263,6 +278,13 @@
  * free that needs a new empty array asks kmalloc with no reclaim, no
  * kswapd and no reserves, and flushes half an array without one.
  *
+ * On PREEMPT_RT a task that holds the arrays may be preempted (THEORY
+ * 2), and the task that preempted it finds them held.  So there the
+ * first use makes the arrays, and a refill fills the spare, with the
+ * cpu's arrays still held, instead of letting go of them and taking them
+ * back after, which could find them held: array_making is not used, and
+ * other takers on the cpu take the freelist path meanwhile.
+ *
  * Arrays are sized to the machine once, at boot (array_budget()): an
  * array's objects may take
  *
@@ -362,15 +384,6 @@
 #include "slab.h"
 #include "slub_internal.h"
 #include "slub_array.h"
-
-/*
- * The fast paths rely on c->lock disabling interrupts, so that no fastpath
- * can run on a cpu between a slow path's change of c->freelist and its tid
- * bump.  PREEMPT_RT local locks don't; RT needs locked fast paths first.
- */
-#ifdef CONFIG_PREEMPT_RT
-#error "this SLUB engine does not support PREEMPT_RT yet"
-#endif /* CONFIG_PREEMPT_RT */
 
 /* ---- Transaction ids ---- */
 
@@ -1418,7 +1431,8 @@ static noinline void *alloc_slowpath(struct kmem_cache *cache, gfp_t gfp,
 /*
  * Pop an object off the cpu freelist: NULL when alloc_slowpath() must
  * serve the allocation (the freelist empty, the cpu slab of another node
- * than @node, a bad free pointer, or slub_fastpath=irqoff).
+ * than @node, a bad free pointer, or locked fastpaths:
+ * slub_fastpath_locked()).
  */
 static __always_inline void *cpu_alloc_hit(struct kmem_cache *cache, int node)
 {
@@ -1427,10 +1441,11 @@ static __always_inline void *cpu_alloc_hit(struct kmem_cache *cache, int node)
 	void *obj, *next;
 
 	/*
-	 * slub_fastpath=irqoff, the pre-2011 baseline: the locked refill
-	 * pops the cpu freelist itself when it can serve the request.
+	 * slub_fastpath=irqoff, the pre-2011 baseline, and PREEMPT_RT: the
+	 * locked refill pops the cpu freelist itself when it can serve the
+	 * request.
 	 */
-	if (static_branch_unlikely(&slub_fastpath_irqoff))
+	if (slub_fastpath_locked())
 		return NULL;
 redo:
 	/*
@@ -1675,7 +1690,10 @@ static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
 	slab_free_chain(cache, slab, head, tail, cnt, addr);
 }
 
-/* slub_fastpath=irqoff: push onto the cpu freelist with interrupts off. */
+/*
+ * slub_fastpath=irqoff and PREEMPT_RT: push onto the cpu freelist under
+ * the cpu's lock (with interrupts off, but on PREEMPT_RT).
+ */
 static noinline void cpu_free_irqoff(struct kmem_cache *cache,
 				     struct slab *slab, void *head,
 				     void *tail, int cnt, unsigned long addr)
@@ -1723,7 +1741,7 @@ static __always_inline void do_slab_free(struct kmem_cache *cache,
 	unsigned long tid;
 	void **freelist;
 
-	if (static_branch_unlikely(&slub_fastpath_irqoff)) {
+	if (slub_fastpath_locked()) {
 		cpu_free_irqoff(cache, slab, head, tail, cnt,
 				caller_or_ret_ip(addr));
 		return;

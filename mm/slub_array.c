@@ -603,7 +603,8 @@ static bool array_policy_allows(const struct mempolicy *pol,
  * every slow path.  The request takes the freelist path instead, as on
  * SLUB: the cpu slab serves it until it is used up, and a task's own
  * slabs come from where its policy says.  Interrupts and __GFP_THISNODE
- * requests follow no task's policy.  Preemption is off.
+ * requests follow no task's policy.  The caller holds the arrays, so
+ * the task stays on its cpu.
  */
 static bool array_refill_local(struct kmem_cache_cpu *pcpu, gfp_t gfp)
 {
@@ -673,7 +674,7 @@ static inline bool array_stale(const struct kmem_cache *cache,
  * its next slow path makes arrays of the new size.  A refill under way
  * holds the spare meanwhile, and frees it when it finds the loaded
  * array of another size (array_refill()).  The caller holds the arrays,
- * @a loaded; they are let go of, and preemption enabled.
+ * @a loaded; they are let go of (array_unhold()).
  */
 static void array_retire(struct kmem_cache *cache,
 			 struct kmem_cache_cpu *pcpu, struct slub_array *a)
@@ -686,7 +687,7 @@ static void array_retire(struct kmem_cache *cache,
 	/* One store: another cpu's array_cpu_objects() may read it. */
 	__this_cpu_write(cache->cpu_slab->array, &array_unmade);
 	array_release_unused(cache->cpu_slab);
-	preempt_enable();
+	array_unhold();
 	array_free(a);
 	array_free(s);
 }
@@ -708,24 +709,24 @@ static bool array_make(struct kmem_cache *cache, gfp_t gfp)
 	a = array_new(size, node, gfp);
 	if (a)
 		s = array_new(size, node, gfp);
-	cur = array_take_this_cpu(cache, &pcpu);
+	cur = array_hold(cache, &pcpu);
 	/* Only the task or interrupt that made the placeholder got here. */
 	if (WARN_ON_ONCE(!cur))
 		goto out;
 	if (cur != &array_making) {
 		array_release_unused(cache->cpu_slab);
-		preempt_enable();
+		array_unhold();
 		goto out;
 	}
 	if (!s || a->size != READ_ONCE(cache->array_size)) {
 		/* No memory, or a resize in between: try again next time. */
 		array_put(cache, &array_unmade);
-		preempt_enable();
+		array_unhold();
 		goto out;
 	}
 	WRITE_ONCE(pcpu->spare, s);
 	array_put(cache, a);
-	preempt_enable();
+	array_unhold();
 	return true;
 out:
 	/* Never installed: nobody else can have seen them. */
@@ -735,13 +736,44 @@ out:
 }
 
 /*
+ * array_make() on PREEMPT_RT: the caller keeps holding the arrays while
+ * it makes them, array_unmade loaded.  There a task that preempted it
+ * could hold them when it came back to install them; while it holds
+ * them, every other taker on this cpu, an allocation of the arrays from
+ * the cache itself included, finds them held and takes the freelist
+ * path, as array_making makes it elsewhere.  Lets go of the arrays.
+ */
+static bool array_make_held(struct kmem_cache *cache, gfp_t gfp)
+{
+	unsigned int size = READ_ONCE(cache->array_size);
+	struct kmem_cache_cpu *pcpu = this_cpu_ptr(cache->cpu_slab);
+	struct slub_array *a, *s = NULL;
+	int node = numa_mem_id();
+
+	a = array_new(size, node, gfp);
+	if (a)
+		s = array_new(size, node, gfp);
+	if (!s || a->size != READ_ONCE(cache->array_size)) {
+		array_release_unused(cache->cpu_slab);
+		array_unhold();
+		kfree(a);
+		kfree(s);
+		return false;
+	}
+	WRITE_ONCE(pcpu->spare, s);
+	array_put(cache, a);
+	array_unhold();
+	return true;
+}
+
+/*
  * The loaded array @a of this cpu, which the caller holds, is a
  * placeholder.  array_unmade: the cpu's first use, which makes the
  * arrays with @gfp if @make (a caller that made them once and finds a
  * placeholder again does not loop).  array_making: another task or the
  * interrupted one is making them.  Returns with the arrays let go of
- * and preemption on; true if the caller may take them again and find
- * them made.
+ * (array_unhold() done); true if the caller may take them again and
+ * find them made.
  */
 static bool array_first_use(struct kmem_cache *cache, struct slub_array *a,
 			    gfp_t gfp, bool make)
@@ -750,9 +782,11 @@ static bool array_first_use(struct kmem_cache *cache, struct slub_array *a,
 
 	if (!make || a != &array_unmade) {
 		array_release_unused(cache->cpu_slab);
-		preempt_enable();
+		array_unhold();
 		return false;
 	}
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return array_make_held(cache, gfp);
 	array_put(cache, &array_making);
 	/*
 	 * The task stays on this cpu until the arrays are in, whichever
@@ -761,7 +795,7 @@ static bool array_first_use(struct kmem_cache *cache, struct slub_array *a,
 	 */
 	if (in_task())
 		migrate_disable();
-	preempt_enable();
+	array_unhold();
 	made = array_make(cache, gfp);
 	if (in_task())
 		migrate_enable();
@@ -773,12 +807,17 @@ static bool array_first_use(struct kmem_cache *cache, struct slub_array *a,
  * @batch objects from the slabs, and load it.  The task stays on its
  * cpu meanwhile, so that @s goes back where it came from; the slab
  * allocation may sleep but does no direct reclaim (array_refill_gfp()).
- * Returns an object, or NULL for the caller to take the freelist path
- * once the task may move again.
+ * On PREEMPT_RT the caller still holds the arrays, @held loaded: a task
+ * that preempted it could hold them when it came back, so it keeps them
+ * meanwhile (other takers on this cpu take the freelist path), and lets
+ * go of them here.  Elsewhere @held is NULL: only interrupts can run
+ * between the caller's release and the take here, and they finish
+ * first.  Returns an object, or NULL for the caller to take the freelist
+ * path once the task may move again.
  */
 static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 			  unsigned long addr, struct slub_array *s,
-			  unsigned int batch)
+			  unsigned int batch, struct slub_array *held)
 {
 	struct kmem_cache_cpu *pcpu;
 	struct slub_array *a;
@@ -793,7 +832,12 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 		stat(cache, ARRAY_REFILL);
 	}
 
-	a = array_take_this_cpu(cache, &pcpu);
+	if (held) {
+		a = held;
+		pcpu = this_cpu_ptr(cache->cpu_slab);
+		goto install;
+	}
+	a = array_hold(cache, &pcpu);
 	/* Nothing holds it: only interrupts run between here and our take. */
 	if (WARN_ON_ONCE(!a)) {
 		slub_objects_return(cache, s->objs, s->count);
@@ -803,11 +847,12 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 	if (unlikely(pcpu->spare || s->size != a->size)) {
 		/* The cpu retired its arrays meanwhile (a resize): @s is old. */
 		array_release_this_cpu(cache->cpu_slab);
-		preempt_enable();
+		array_unhold();
 		slub_objects_return(cache, s->objs, s->count);
 		array_free(s);
 		return obj;
 	}
+install:
 	if (!a->count && s->count) {
 		pcpu->spare = a;
 		a = s;
@@ -815,7 +860,7 @@ static void *array_refill(struct kmem_cache *cache, gfp_t gfp, int node,
 		pcpu->spare = s;
 	}
 	array_put(cache, a);
-	preempt_enable();
+	array_unhold();
 	return obj;
 }
 
@@ -833,7 +878,7 @@ static void *array_alloc_pinned(struct kmem_cache *cache, gfp_t gfp, int node,
 	void *obj = NULL;
 
 again:
-	a = array_take_this_cpu(cache, &pcpu);
+	a = array_hold(cache, &pcpu);
 	if (!a) {
 		stat(cache, ARRAY_BUSY);
 		return NULL;
@@ -862,13 +907,18 @@ again:
 		if (s)
 			batch = array_refill_batch(pcpu, s->size);
 	}
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) && s) {
+		obj = array_refill(cache, gfp, node, addr, s, batch, a);
+		array_free(drop);
+		return obj;
+	}
 	array_put(cache, a);
-	preempt_enable();
+	array_unhold();
 	array_free(drop);
 	if (obj)
 		return obj;
 	if (s)
-		return array_refill(cache, gfp, node, addr, s, batch);
+		return array_refill(cache, gfp, node, addr, s, batch, NULL);
 	return NULL;
 }
 
@@ -939,7 +989,7 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 	struct kmem_cache_cpu *pcpu;
 
 	for (;;) {
-		a = array_take_this_cpu(cache, &pcpu);
+		a = array_hold(cache, &pcpu);
 		if (!a) {
 			stat(cache, ARRAY_BUSY);
 			slub_free_freelist(cache, obj);
@@ -963,7 +1013,7 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 		    depot_wants_full(local_depot(cache))) {
 			/* Outside the array: kmalloc may come back here. */
 			array_put(cache, a);
-			preempt_enable();
+			array_unhold();
 			fresh = array_new(READ_ONCE(cache->array_size),
 					  numa_mem_id(), ARRAY_NEW_ON_FREE);
 			tried = true;
@@ -974,7 +1024,7 @@ void array_free_slowpath(struct kmem_cache *cache, void *obj)
 		array_assert(a);
 		a->objs[a->count++] = obj;
 		array_put(cache, a);
-		preempt_enable();
+		array_unhold();
 		stat(cache, ARRAY_FREE);
 		break;
 	}
@@ -1006,7 +1056,7 @@ size_t array_alloc_bulk(struct kmem_cache *cache, size_t size, void **p)
 	struct kmem_cache_cpu *pcpu;
 	size_t done = 0, n;
 
-	a = array_take_this_cpu(cache, &pcpu);
+	a = array_hold(cache, &pcpu);
 	if (!a)
 		return 0;
 	/* A placeholder is empty, and no depot takes an array of its size. */
@@ -1022,7 +1072,7 @@ size_t array_alloc_bulk(struct kmem_cache *cache, size_t size, void **p)
 		done += n;
 	}
 	array_put(cache, a);
-	preempt_enable();
+	array_unhold();
 	array_free(drop);
 	return done;
 }
@@ -1051,12 +1101,12 @@ size_t array_free_bulk(struct kmem_cache *cache, size_t size, void **p,
 	bool first = false;
 
 again:
-	a = array_take_this_cpu(cache, &pcpu);
+	a = array_hold(cache, &pcpu);
 	if (!a)
 		return 0;
 	if (unlikely(node != numa_mem_id())) {
 		array_release_unused(cache->cpu_slab);
-		preempt_enable();
+		array_unhold();
 		return 0;
 	}
 	if (unlikely(!array_made(a))) {
@@ -1089,7 +1139,7 @@ again:
 		done += n;
 	}
 	array_put(cache, a);
-	preempt_enable();
+	array_unhold();
 	if (fresh && !depot_put_empty(cache, local_depot(cache), fresh))
 		kfree(fresh);
 	return done;
@@ -1111,7 +1161,7 @@ void array_drain_local(struct kmem_cache *cache)
 
 	if (!cache->array_size)
 		return;
-	a = array_take_this_cpu(cache, &pcpu);
+	a = array_hold(cache, &pcpu);
 	if (!a)
 		return;
 	array_empty(cache, a);
@@ -1119,7 +1169,7 @@ void array_drain_local(struct kmem_cache *cache)
 	/* Emptied: the reaper has nothing to do here until it is used. */
 	WRITE_ONCE(pcpu->array_touched, false);
 	array_release_unused(cache->cpu_slab);
-	preempt_enable();
+	array_unhold();
 }
 
 /**
@@ -1410,22 +1460,22 @@ static unsigned int array_reap_cache(struct kmem_cache *cache, bool pressure)
 
 	lockdep_assert_held(&slab_mutex);
 	/* Arrays a resize made stale go, busy or idle. */
-	a = array_take_this_cpu(cache, &pcpu);
+	a = array_hold(cache, &pcpu);
 	if (a && array_made(a) && array_stale(cache, a)) {
 		array_retire(cache, pcpu, a);
 	} else if (a) {
 		array_release_unused(cache->cpu_slab);
-		preempt_enable();
+		array_unhold();
 	}
 	/* Racy with this cpu's interrupts: a missed touch only reaps early. */
 	if (data_race(pcpu->array_touched)) {
 		WRITE_ONCE(pcpu->array_touched, false);
 		if (pressure) {
-			a = array_take_this_cpu(cache, &pcpu);
+			a = array_hold(cache, &pcpu);
 			if (a) {
 				array_empty(cache, pcpu->spare);
 				array_release_unused(cache->cpu_slab);
-				preempt_enable();
+				array_unhold();
 			}
 		}
 	} else {

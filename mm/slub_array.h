@@ -90,6 +90,36 @@ busy:
 }
 
 /*
+ * The slow paths hold a cpu's arrays across the depot lock and the slab
+ * layer (kn->list_lock, slab allocation and freeing).  On PREEMPT_RT
+ * those spinlock_t sleep, so there the holder keeps its task on the cpu
+ * with migrate_disable() instead of preemption off, once the flag is
+ * set: a task that preempts it finds the flag set, as an interrupt
+ * does, and takes the freelist path.  Elsewhere array_hold() is
+ * array_take_this_cpu().  Give them back with array_put() or
+ * array_release_this_cpu(), then array_unhold().
+ */
+static __always_inline struct slub_array *
+array_hold(struct kmem_cache *cache, struct kmem_cache_cpu **pcpup)
+{
+	struct slub_array *a = array_take_this_cpu(cache, pcpup);
+
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) && a) {
+		migrate_disable();
+		preempt_enable();
+	}
+	return a;
+}
+
+static __always_inline void array_unhold(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		migrate_enable();
+	else
+		preempt_enable();
+}
+
+/*
  * pcpu->array_state with array_held clear and array_touched set: one
  * 32-bit store of an immediate lets go of the arrays and tells the
  * reaper they are in use, so that the fastpaths mark a busy cpu at no

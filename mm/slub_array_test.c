@@ -255,7 +255,8 @@ static void kta_nested_fallback(struct kunit *test)
 	void *obj = NULL, *x;
 
 	x = kta_alloc(test);
-	a = array_take_this_cpu(ctx->cache, &pcpu);
+	/* As a task that preempted the holder on PREEMPT_RT, or interrupted it. */
+	a = array_hold(ctx->cache, &pcpu);
 	KUNIT_EXPECT_NOT_NULL(test, a);
 	KUNIT_EXPECT_PTR_EQ(test, pcpu, ctx->pcpu);
 	KUNIT_EXPECT_FALSE(test, array_alloc_fast(ctx->cache, GFP_ATOMIC,
@@ -267,7 +268,7 @@ static void kta_nested_fallback(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, obj);
 	if (a) {
 		array_put(ctx->cache, a);
-		preempt_enable();
+		array_unhold();
 	}
 	if (obj)
 		ctx->objs[ctx->nr++] = obj;

@@ -42,7 +42,8 @@ struct kt_ctx {
 
 /* ---- Helpers ---- */
 
-static struct kmem_cache *kt_cache_create(const char *name)
+static struct kmem_cache *kt_cache_create_size(const char *name,
+					       unsigned int size)
 {
 	struct kmem_cache *cache;
 
@@ -53,15 +54,20 @@ static struct kmem_cache *kt_cache_create(const char *name)
 	 * from making it a debug cache, which would bypass the cpu slabs
 	 * these tests examine.
 	 */
-	cache = kmem_cache_create_usercopy(name, KT_OBJ_SIZE, 0,
+	cache = kmem_cache_create_usercopy(name, size, 0,
 					   SLAB_NO_USER_FLAGS | SLUB_NO_MERGE,
-					   0, KT_OBJ_SIZE, NULL);
+					   0, size, NULL);
 	/* These tests examine the freelist front end, whatever the boot's. */
 	if (cache && cache->array_size) {
 		array_cache_release(cache);
 		slub_cache_set_partial_limits(cache);
 	}
 	return cache;
+}
+
+static struct kmem_cache *kt_cache_create(const char *name)
+{
+	return kt_cache_create_size(name, KT_OBJ_SIZE);
 }
 
 static int kt_init(struct kunit *test)
@@ -895,7 +901,7 @@ static void kt_expect_tid_moved(struct kunit *test, unsigned long before)
 	struct kt_ctx *ctx = test->priv;
 	unsigned long now = READ_ONCE(kt_pcpu(ctx)->tid);
 
-	if (static_branch_unlikely(&slub_fastpath_irqoff))
+	if (slub_fastpath_locked())
 		KUNIT_EXPECT_NE(test, now, before);
 	else
 		KUNIT_EXPECT_EQ(test, now, tid_next(before));
@@ -1120,11 +1126,13 @@ static void kt_validate_bad_slab(struct kunit *test)
 /* ---- Boot of node_cache ---- */
 
 /*
- * The boot of node_cache, replayed on a copy of the test cache: each node
- * structure carved from a slab of the cache itself.  Every such slab is
- * counted once, and the statistics of those slabs (an order fallback
- * here: the preferred order cannot be had) land in the cache's per-cpu
- * counters, which exist by then.
+ * The boot of node_cache, replayed on a copy of a cache of node
+ * structures (larger than the test cache's objects where spinlock_t is,
+ * as on PREEMPT_RT with lockdep): each node structure carved from a slab
+ * of the cache itself.  Every such slab is counted once, and the
+ * statistics of those slabs (an order fallback here: the preferred order
+ * cannot be had) land in the cache's per-cpu counters, which exist by
+ * then.
  */
 static void kt_node_bootstrap(struct kunit *test)
 {
@@ -1137,11 +1145,12 @@ static void kt_node_bootstrap(struct kunit *test)
 	int node;
 	bool ok;
 
-	KUNIT_ASSERT_GE(test, ctx->cache->object_size,
-			(unsigned int)sizeof(struct kmem_cache_node));
+	ctx->other = kt_cache_create_size("slub_engine_node",
+					  sizeof(struct kmem_cache_node));
+	KUNIT_ASSERT_NOT_NULL(test, ctx->other);
 	nc = kunit_kzalloc(test, kmem_cache->object_size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, nc);
-	memcpy(nc, ctx->cache, kmem_cache->object_size);
+	memcpy(nc, ctx->other, kmem_cache->object_size);
 	nc->cpu_slab = NULL;
 	memset(nc->node, 0, nr_node_ids * sizeof(nc->node[0]));
 #ifdef CONFIG_SLAB_FREELIST_RANDOM

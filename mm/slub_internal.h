@@ -357,6 +357,20 @@ bool cache_alloc_state(struct kmem_cache *cache, bool boot);
 
 /* Synchronisation strategy, chosen at boot: mm/slub_sync.c */
 DECLARE_STATIC_KEY_FALSE(slub_fastpath_irqoff);
+
+/*
+ * Whether the cpu freelists change only under the cpu's lock: with
+ * slub_fastpath=irqoff, and always on PREEMPT_RT, where pcpu->lock
+ * leaves interrupts and preemption on, so that the lockless fastpath of
+ * a task that preempted a locked path could run between its change of
+ * pcpu->freelist and its tid bump (THEORY 4).
+ */
+static __always_inline bool slub_fastpath_locked(void)
+{
+	return IS_ENABLED(CONFIG_PREEMPT_RT) ||
+	       static_branch_unlikely(&slub_fastpath_irqoff);
+}
+
 void __init slub_sync_init(void);
 bool slub_pair_cmpxchg_enabled(void);
 const char *slub_sync_banner(void);

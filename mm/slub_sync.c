@@ -20,7 +20,8 @@
 /*
  * slub_fastpath=irqoff: the cpu freelists change under the cpu's local
  * lock with interrupts off instead of committing with cmpxchg16b.  The
- * default costs a patched-out jump on the fastpaths.
+ * default costs a patched-out jump on the fastpaths.  PREEMPT_RT always
+ * locks them (slub_fastpath_locked()), and the key stays off there.
  */
 DEFINE_STATIC_KEY_FALSE(slub_fastpath_irqoff);
 
@@ -46,6 +47,8 @@ static void __init param_two_ways(const char *param, const char *arg,
 static int __init param_fastpath(char *arg)
 {
 	param_two_ways("slub_fastpath", arg, "lockless", "irqoff", &want_irqoff);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) && !strcmp(arg, "lockless"))
+		pr_warn("slub_fastpath=lockless: ignored on PREEMPT_RT, whose cpu freelists change under their local lock\n");
 	return 1;
 }
 __setup("slub_fastpath=", param_fastpath);
@@ -65,7 +68,7 @@ __setup("slub_pair=", param_pair);
  */
 void __init slub_sync_init(void)
 {
-	if (want_irqoff)
+	if (want_irqoff && !IS_ENABLED(CONFIG_PREEMPT_RT))
 		static_branch_enable(&slub_fastpath_irqoff);
 }
 
@@ -87,18 +90,32 @@ bool slub_pair_cmpxchg_enabled(void)
 /**
  * slub_sync_banner - the strategy in force, for the boot banner
  *
- * Return: "<lockless|irq-off> cpu freelists, slab pair
+ * Return: "<lockless|irq-off|locked> cpu freelists, slab pair
  * <cmpxchg16b|bit-locked>".
  */
 const char *slub_sync_banner(void)
 {
-	bool irqoff = static_branch_unlikely(&slub_fastpath_irqoff);
+	bool cx = slub_pair_cmpxchg_enabled();
 
-	if (slub_pair_cmpxchg_enabled())
-		return irqoff ? "irq-off cpu freelists, slab pair cmpxchg16b" :
-				"lockless cpu freelists, slab pair cmpxchg16b";
-	return irqoff ? "irq-off cpu freelists, slab pair bit-locked" :
-			"lockless cpu freelists, slab pair bit-locked";
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return cx ? "locked cpu freelists, slab pair cmpxchg16b" :
+			    "locked cpu freelists, slab pair bit-locked";
+	if (slub_fastpath_locked())
+		return cx ? "irq-off cpu freelists, slab pair cmpxchg16b" :
+			    "irq-off cpu freelists, slab pair bit-locked";
+	return cx ? "lockless cpu freelists, slab pair cmpxchg16b" :
+		    "lockless cpu freelists, slab pair bit-locked";
+}
+
+/*
+ * The fastpath strategy in force, as sysfs names it: "locked" on
+ * PREEMPT_RT, whose cpu lock leaves interrupts on.
+ */
+static const char *fastpath_name(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return "locked";
+	return slub_fastpath_locked() ? "irqoff" : "lockless";
 }
 
 /**
@@ -106,17 +123,16 @@ const char *slub_sync_banner(void)
  * @cache: the cache
  * @buf: a page to write to
  *
- * Return: the length of "fastpath=<lockless|irqoff> pair=<cmpxchg|bitlock>
- * frontend=<freelist|array>", or of "fastpath=none pair=list_lock
- * frontend=freelist" for a debug cache.
+ * Return: the length of "fastpath=<lockless|irqoff|locked>
+ * pair=<cmpxchg|bitlock> frontend=<freelist|array>", or of "fastpath=none
+ * pair=list_lock frontend=freelist" for a debug cache.
  */
 ssize_t slub_sync_show(struct kmem_cache *cache, char *buf)
 {
 	if (slub_debug_cache(cache))
 		return sysfs_emit(buf, "fastpath=none pair=list_lock frontend=freelist\n");
 	return sysfs_emit(buf, "fastpath=%s pair=%s frontend=%s\n",
-			  static_branch_unlikely(&slub_fastpath_irqoff) ?
-			  "irqoff" : "lockless",
+			  fastpath_name(),
 			  cache->pair_atomic ? "cmpxchg" : "bitlock",
 			  slub_frontend_show(cache));
 }

@@ -103,7 +103,7 @@ static ssize_t merge_show(struct kmem_cache *cache, char *buf)
 }
 SLAB_ATTR_RO(merge);
 
-/* "fastpath=<lockless|irqoff> pair=<cmpxchg|bitlock>" */
+/* "fastpath=<lockless|irqoff|locked> pair=<cmpxchg|bitlock>" */
 static ssize_t sync_show(struct kmem_cache *cache, char *buf)
 {
 	return slub_sync_show(cache, buf);

@@ -12,7 +12,8 @@
  *   slub_array_size=<n>             objects per array
  *
  * The last valid word wins and a bad value is reported in the kernel log
- * and ignored.  Every cache's /sys/kernel/slab/<cache>/sync must show the
+ * and ignored.  A PREEMPT_RT kernel (uname -v) always locks
+ * its cpu freelists, whatever slub_fastpath= says: "fastpath=locked".  Every cache's /sys/kernel/slab/<cache>/sync must show the
  * choice; CPUs without cmpxchg16b always use the bit spinlock.  Caches
  * with debug flags have no fastpath and change their slabs under the
  * node's list_lock: "fastpath=none pair=list_lock frontend=freelist".
@@ -23,6 +24,7 @@
 #include <dirent.h>
 #include <sys/klog.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "slab_util.h"
 
@@ -150,6 +152,17 @@ static void parse_cmdline(void)
 			bad_words[nr_bad++] = strdup(word);
 	}
 	free(buf);
+}
+
+/*
+ * A PREEMPT_RT kernel says so in its version string ("SMP PREEMPT_RT",
+ * init/Makefile), and later ones in /sys/kernel/realtime too.
+ */
+static bool kernel_is_rt(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
 }
 
 static bool cpu_has_cx16(void)
@@ -291,7 +304,8 @@ static bool banner_has_frontend(const char *log)
 /* The boot banner names the strategy too. */
 static void test_banner(char *log, bool cx16)
 {
-	const char *fast = strcmp(want_fastpath, "irqoff") ? "lockless" : "irq-off";
+	const char *fast = !strcmp(want_fastpath, "irqoff") ? "irq-off" :
+			   want_fastpath;
 	const char *pair = cx16 && !strcmp(want_pair, "cmpxchg") ? "cmpxchg16b" : "bit-locked";
 	char want[128], line[512];
 	const char *start;
@@ -356,6 +370,8 @@ int main(void)
 			       "a kernel without a front end choice");
 
 	parse_cmdline();
+	if (kernel_is_rt())
+		want_fastpath = "locked";
 	cx16 = cpu_has_cx16();
 
 	test_sync_attr(cx16);

@@ -286,7 +286,7 @@ else
 	fi
 fi
 # shellcheck disable=SC2086
-# irq=1: hrtimers allocate and free in hardirq and softirq context too.
+# irq=1: hrtimers allocate and free in hardirq (not on PREEMPT_RT) and softirq context too.
 load stress seconds="$SECONDS_" ops="$OPS" max_seconds="$MAX_SECONDS" irq=1 $inject_arg
 rc=$?
 injected=0
