@@ -1206,6 +1206,58 @@ static void kt_node_bootstrap(struct kunit *test)
 }
 
 /*
+ * A slab whose vector of object extensions could not be made is marked
+ * (MEM_ALLOC_PROFILING_DEBUG); the vector that a later allocation makes
+ * marks every entry empty, as objects allocated meanwhile have no tag.
+ * An object that was free then and is allocated now takes its tag, as
+ * the one allocated then keeps its empty mark.  Before the fix this
+ * allocation read a tag at address 1 (6.12's alloc_tag_add_check()).
+ */
+static void kt_objexts_late_vector(struct kunit *test)
+{
+#if defined(CONFIG_MEM_ALLOC_PROFILING_DEBUG) && defined(CONFIG_SLAB_OBJ_EXT)
+	struct kt_ctx *ctx = test->priv;
+	unsigned int i = ctx->nr_objs;
+	struct slabobj_ext *ext;
+	struct slab *slab;
+
+	if (!mem_alloc_profiling_enabled())
+		kunit_skip(test, "allocation profiling is off at boot");
+	/* Two objects of the new cache's first slab (not KFENCE's). */
+	KUNIT_ASSERT_LT(test, i + 1, (unsigned int)KT_MAX_OBJS);
+	ctx->objs[i] = kmem_cache_alloc(ctx->cache, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->objs[i]);
+	ctx->objs[i + 1] = kmem_cache_alloc(ctx->cache, GFP_KERNEL);
+	ctx->nr_objs += 2;
+	KUNIT_ASSERT_NOT_NULL(test, ctx->objs[i + 1]);
+	KUNIT_ASSERT_FALSE(test, is_kfence_address(ctx->objs[i]) ||
+			   is_kfence_address(ctx->objs[i + 1]));
+	slab = virt_to_slab(ctx->objs[i]);
+	KUNIT_ASSERT_PTR_EQ(test, slab, virt_to_slab(ctx->objs[i + 1]));
+	KUNIT_ASSERT_NOT_NULL(test, slab_obj_exts(slab));
+	/* objs[i + 1] free again, objs[i] as if allocated without a vector. */
+	kmem_cache_free(ctx->cache, ctx->objs[i + 1]);
+	ctx->objs[i + 1] = NULL;
+	alloc_tag_sub(&slub_obj_ext(ctx->cache, slab, ctx->objs[i])->ref,
+		      ctx->cache->size);
+	slub_obj_exts_free(slab);
+	slab->obj_exts = OBJEXTS_ALLOC_FAIL;
+
+	ctx->objs[i + 1] = kmem_cache_alloc(ctx->cache, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->objs[i + 1]);
+	KUNIT_ASSERT_PTR_EQ(test, virt_to_slab(ctx->objs[i + 1]), slab);
+	KUNIT_ASSERT_NOT_NULL(test, slab_obj_exts(slab));
+	ext = slub_obj_ext(ctx->cache, slab, ctx->objs[i + 1]);
+	KUNIT_EXPECT_NOT_NULL(test, ext->ref.ct);
+	KUNIT_EXPECT_FALSE(test, is_codetag_empty(&ext->ref));
+	ext = slub_obj_ext(ctx->cache, slab, ctx->objs[i]);
+	KUNIT_EXPECT_TRUE(test, is_codetag_empty(&ext->ref));
+#else
+	kunit_skip(test, "needs MEM_ALLOC_PROFILING_DEBUG (6.12 on)");
+#endif /* CONFIG_MEM_ALLOC_PROFILING_DEBUG && CONFIG_SLAB_OBJ_EXT */
+}
+
+/*
  * An interleaving task's search of other nodes' partial slabs takes no
  * step of its interleave (THEORY 6): any_partial_search_node() starts it
  * from the cpu's node and leaves current->il_prev alone, so that the
@@ -1555,6 +1607,7 @@ static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_validate_loop),
 	KUNIT_CASE(kt_validate_bad_slab),
 	KUNIT_CASE(kt_node_bootstrap),
+	KUNIT_CASE(kt_objexts_late_vector),
 	KUNIT_CASE(kt_partial_search_interleave),
 	KUNIT_CASE(kt_double_free_in_chain),
 	KUNIT_CASE(kt_rcu_freeptr_offset),

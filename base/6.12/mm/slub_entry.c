@@ -253,11 +253,16 @@ void slub_obj_exts_free(struct slab *slab)
 /*
  * Count @n objects (NULL slots skipped) to current->alloc_tag.  A slab
  * whose vector cannot be made leaves its object untagged, with one
- * warning that names the cache.
+ * warning that names the cache.  An entry that obj_exts_prepare() marked
+ * empty belonged to an object that was free then (one allocated then
+ * is not being allocated now): its mark goes, or 6.12's
+ * MEM_ALLOC_PROFILING_DEBUG check would take it for an uncleared tag
+ * and read a tag at address 1.
  */
 void slub_tag_objects(struct kmem_cache *cache, gfp_t gfp, size_t n,
 		      void **p)
 {
+	struct slabobj_ext *ext;
 	struct slab *slab;
 	size_t i;
 
@@ -270,8 +275,10 @@ void slub_tag_objects(struct kmem_cache *cache, gfp_t gfp, size_t n,
 			      "SLUB: %s: no object extensions for a slab, objects left untagged\n",
 			      cache->name))
 			continue;
-		alloc_tag_add(&slub_obj_ext(cache, slab, p[i])->ref,
-			      current->alloc_tag, cache->size);
+		ext = slub_obj_ext(cache, slab, p[i]);
+		if (is_codetag_empty(&ext->ref))
+			ext->ref.ct = NULL;
+		alloc_tag_add(&ext->ref, current->alloc_tag, cache->size);
 	}
 }
 #endif /* CONFIG_MEM_ALLOC_PROFILING */
