@@ -147,11 +147,12 @@ for b in $bases; do
 			"$(tail -n 1 "$LOGS/matrix-$b.log")" >>"$results"
 done
 
-# The series' fastpaths must commit with one %gs cmpxchg16b and never
-# lock nor disable interrupts, in the function or in what its fast path
-# calls; fastpath.py checks the built vmlinux: kmem_cache_alloc/free, and
-# kmalloc's entry points (__kmalloc, kmalloc_trace for a constant size)
-# and kfree, whose fastpaths are the engine's, in the functions they call.
+# The series' fastpaths must commit with one %gs cmpxchg16b (none on
+# PREEMPT_RT, where they take the cpu's lock) and never lock nor disable
+# interrupts, in the function or in what its fast path calls; fastpath.py
+# checks the built vmlinux: kmem_cache_alloc/free, and kmalloc's entry
+# points (__kmalloc, kmalloc_trace for a constant size) and kfree, whose
+# fastpaths are the engine's, in the functions they call.
 # 6.12 names them kmem_cache_alloc_noprof, __kmalloc_noprof and
 # __kmalloc_cache_noprof.
 for p in $profiles; do
@@ -170,7 +171,11 @@ for p in $profiles; do
 				printf 'FAIL\t%s\tfastpath:%s\tparse-results.py --skips failed\n' "$p" "$fn" >>"$results"
 			continue
 		fi
-		if "$REPO/harness/fastpath.py" "$pout/vmlinux" "$fn" >"$LOGS/fastpath-$p-$fn.txt" 2>&1; then
+		# PREEMPT_RT: the freelist fastpaths take the cpu's lock.
+		rt=
+		grep -q '^CONFIG_PREEMPT_RT=y' "$pout/.config" && rt=--rt
+		# shellcheck disable=SC2086
+		if "$REPO/harness/fastpath.py" "$pout/vmlinux" $rt "$fn" >"$LOGS/fastpath-$p-$fn.txt" 2>&1; then
 			st=PASS
 		else
 			st=FAIL

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Show and check the allocator fastpaths of a built vmlinux.
 
-usage: fastpath.py VMLINUX [--compare OTHER_VMLINUX] [FUNCTION ...]
+usage: fastpath.py VMLINUX [--rt] [--compare OTHER_VMLINUX] [FUNCTION ...]
        fastpath.py VMLINUX --save-listing FILE [FUNCTION ...]
        fastpath.py VMLINUX --listing FILE [FUNCTION ...]
 
@@ -14,7 +14,10 @@ promise.  The freelist front end: a cmpxchg16b with a %gs prefix and no
 lock prefix among the replacements.  The array front end (behind a
 static key in the same function): preemption disabled by an increment
 of the per-cpu preempt count.  Both: nothing that locks or turns
-interrupts off.  Exit status 1 if a check fails.
+interrupts off.  --rt, for a PREEMPT_RT kernel: the freelist front end
+takes its cpu's lock there (slub_fastpath_locked()), so its fast path
+must have no cmpxchg16b at all; the array front end's checks stay.
+Exit status 1 if a check fails.
 
 What is checked, in the function and in the functions it calls:
  - every instruction (but memcg's, below) and every alternative's
@@ -444,15 +447,15 @@ def show(vmlinux, func, alts, labels, depth=0, seen=None):
     return ok, gs_cx16, preempt_inc, n
 
 
-def check(vmlinux, func, alts, labels):
+def check(vmlinux, func, alts, labels, rt=False):
     ok, gs_cx16, preempt_inc, n = show(vmlinux, func, alts, labels)
-    print("  => %d per-cpu cmpxchg16b (%%gs, CX16 alternative), array path "
-          "%s, %s" % (gs_cx16,
+    print("  => %d per-cpu cmpxchg16b (%%gs, CX16 alternative%s), array path "
+          "%s, %s" % (gs_cx16, ", none wanted on PREEMPT_RT" if rt else "",
                       "with preemption off" if preempt_inc else "MISSING",
                       "no lock, xchg, cli/sti/pushf/popf nor irq-off call on "
                       "the fast path of %d function%s" % (n, "s"[:n > 1])
                       if ok else "CHECK FAILED"))
-    return ok and gs_cx16 >= 1 and preempt_inc >= 1
+    return ok and (gs_cx16 == 0 if rt else gs_cx16 >= 1) and preempt_inc >= 1
 
 
 def compare(a, b, funcs):
@@ -474,6 +477,8 @@ def main(argv):
     if not argv or argv[0].startswith("-"):
         sys.exit(__doc__.strip())
     vmlinux, argv = argv[0], argv[1:]
+    rt = "--rt" in argv
+    argv = [a for a in argv if a != "--rt"]
     other = save = None
     if argv[:1] == ["--compare"]:
         other, argv = argv[1], argv[2:]
@@ -492,7 +497,7 @@ def main(argv):
         labels.setdefault(site, []).append(target)
     ok = True
     for func in funcs:
-        ok = check(vmlinux, func, alts, labels) and ok
+        ok = check(vmlinux, func, alts, labels, rt) and ok
     if save:
         with open(save, "w") as f:
             f.writelines(line + "\n" for lines in SAVED.values() for line in lines)

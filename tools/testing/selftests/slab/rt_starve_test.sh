@@ -18,7 +18,12 @@
 # within RT_STARVE_TIMEOUT seconds, long before the spinner stops: a
 # housekeeping that waited on the starved cpu's kworker while holding the
 # slab or the cpu hotplug lock would block them until then.  Upstream
-# SLUB passes it as the series does.
+# SLUB passes it as the series does.  On PREEMPT_RT, RCU invokes its
+# callbacks in per-cpu threads (rcuc), which the spinner starves unless
+# they run above it (rcutree.kthread_prio=, 1 by default): then
+# kmem_cache_destroy()'s kvfree_rcu_barrier() (6.12's mm/slab_common.c,
+# upstream's code) waits for it, and a step that did not end shows such
+# a wait in the kernel stacks it prints.
 #
 # Results: 1 the spinner held its cpu for its whole time; 2 caches
 # created and destroyed meanwhile; 3 a cpu offline and online meanwhile;
@@ -67,9 +72,23 @@ wait_for() {
 	! kill -0 "$1" 2>/dev/null
 }
 
+# stacks PID: the kernel stacks of PID and its descendants, as TAP
+# comments: where a step that did not end waits.
+stacks() {
+	for t in /proc/"$1"/task/*; do
+		[ -r "$t/stack" ] || continue
+		echo "# $(cat "$t/comm" 2>/dev/null) (${t##*/}):"
+		sed 's/^/#   /' "$t/stack" 2>/dev/null
+	done
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		stacks "$c"
+	done
+}
+
 # bounded STEP CMD...: run CMD in the background, its output in
 # $tmpdir/STEP.out, and wait up to $TIMEOUT s for it: STEP_ok is 1 if it
-# ended in time, STEP_rc is then its exit status; STEP_pid its pid.
+# ended in time, STEP_rc is then its exit status; STEP_pid its pid.  If
+# it did not, the kernel stacks of its tasks then, in $tmpdir/STEP.stacks.
 bounded() {
 	step=$1
 	shift
@@ -80,6 +99,7 @@ bounded() {
 		eval "${step}_rc=$? ${step}_ok=1"
 	else
 		eval "${step}_ok=0"
+		stacks $! >"$tmpdir/$step.stacks"
 	fi
 }
 
@@ -90,6 +110,7 @@ judge() {
 	eval "s_ok=\$${1}_ok s_rc=\$${1}_rc s_pid=\$${1}_pid"
 	if [ "$s_ok" != 1 ]; then
 		not_ok "$2: still running after $TIMEOUT s"
+		cat "$tmpdir/$1.stacks"
 		wait "$s_pid"
 	elif [ "$s_rc" != 0 ]; then
 		not_ok "$2: failed (exit $s_rc): $(cat "$tmpdir/$1.out")"
