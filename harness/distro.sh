@@ -7,8 +7,10 @@
 #
 #   FLAVOUR=amd64         Debian's generic amd64 configuration, every driver
 #                         (the default); cloud-amd64: Debian's for virtual
-#                         machines, about a quarter of the modules.  rt
-#                         is refused: the engine has no PREEMPT_RT yet.
+#                         machines, about a quarter of the modules; rt:
+#                         Debian's PREEMPT_RT kernel (6.12 only: Debian
+#                         builds 6.1's with the RT patch set, which
+#                         linux-source-6.1 does not carry).
 #   LOCALVERSION=-slub-engine  appended to the kernel release, so that
 #                         the package installs beside Debian's kernels
 #                         (6.12.118-slub-engine)
@@ -28,10 +30,12 @@ STAGE=distro
 
 flavour=${FLAVOUR:-amd64}
 case $flavour in
-amd64 | cloud-amd64) ;;
+amd64 | cloud-amd64) dflavour=amd64_none_$flavour rt=n ;;
 rt | rt-amd64 | rt_amd64)
-	die "FLAVOUR=$flavour: the engine does not support PREEMPT_RT yet (mm/slub.c stops the build with an error directive); take amd64 or cloud-amd64" ;;
-*) die "FLAVOUR=$flavour: amd64 or cloud-amd64" ;;
+	[ "$BASE" = 6.1 ] &&
+		die "FLAVOUR=$flavour: 6.1 has no PREEMPT_RT on x86 without the RT patch set, which linux-source-6.1 does not carry; take BASE=6.12"
+	flavour=rt dflavour=amd64_rt_amd64 rt=y ;;
+*) die "FLAVOUR=$flavour: amd64, cloud-amd64 or rt" ;;
 esac
 # LOCALVERSION goes into the .config, not to kbuild, which would append
 # it a second time; nor do make distro's own command-line variables,
@@ -43,7 +47,7 @@ debug=${DEBUG_INFO:-0}
 "$REPO/harness/deps.sh" distro
 "$REPO/harness/prepare.sh"
 src=$(series_tree)
-dconf=$(debian_config "amd64_none_$flavour") || exit 1
+dconf=$(debian_config "$dflavour") || exit 1
 dir=$BUILD/distro$(base_suffix)/$flavour
 out=$dir/out
 blog=$LOGS/distro-$flavour$(base_suffix).log
@@ -56,7 +60,7 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.harness-config" 2>/dev/null)" != "
 	rm -f "$out/.harness-config"
 	what="debug information off"
 	[ "$debug" = 1 ] && what="Debian's debug information"
-	log "configuring: Debian's amd64_none_$flavour of linux-config-$BASE, LOCALVERSION=$lv, $what"
+	log "configuring: Debian's $dflavour of linux-config-$BASE, LOCALVERSION=$lv, $what"
 	cp "$dconf" "$out/.config"
 	"$src/scripts/config" --file "$out/.config" --set-str LOCALVERSION "$lv" --disable LOCALVERSION_AUTO
 	if [ "$debug" != 1 ]; then
@@ -67,10 +71,13 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.harness-config" 2>/dev/null)" != "
 	echo "$stamp" >"$out/.harness-config"
 fi
 
-# What the package must be: the series' engine, not RT, the release named.
+# What the package must be: the series' engine, RT as the flavour says,
+# the release named.
 want=$(mktemp)
 trap 'rm -f "$want"' EXIT
-printf '%s\n' CONFIG_SLUB=y "CONFIG_LOCALVERSION=\"$lv\"" '# CONFIG_PREEMPT_RT is not set' >"$want"
+rtline='# CONFIG_PREEMPT_RT is not set'
+[ "$rt" = y ] && rtline=CONFIG_PREEMPT_RT=y
+printf '%s\n' CONFIG_SLUB=y "CONFIG_LOCALVERSION=\"$lv\"" "$rtline" >"$want"
 [ "$debug" = 1 ] || echo '# CONFIG_DEBUG_INFO is not set' >>"$want"
 bad=$(config_unmet "$out/.config" "$want" | paste -sd' ')
 [ -z "$bad" ] || die "the configuration in ${out#"$REPO"/} is not what was asked: $bad"
