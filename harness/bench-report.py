@@ -94,7 +94,12 @@ TARGETS += [
     (PLAIN_BULK, "≤ 0.8× SLUB", len([n for n in BULK if n >= 16])),
     (BULK1_TARGET, "≤ SLAB", 2),
 ]
-ICOUNT_MEASURES = ("icount", "plain")
+# The PREEMPT_RT kernels (measure rt, 6.12 on; configure_base()): ours
+# with the internal layout against SLUB, both built with PREEMPT_RT.
+RT_FAST = "fastpath pair kmem_cache, PREEMPT_RT (ratio to SLUB)"
+RT_KMALLOC = "fastpath pair kmalloc, PREEMPT_RT (ratio to SLUB)"
+RT_BULK = "bulk ≥ 16, PREEMPT_RT (ratio to SLUB)"
+ICOUNT_MEASURES = ("icount", "plain", "rt")
 # Slab: of /proc/meminfo in the 8 GiB boots, after boot, with the fixed
 # workload, after the dd; ours within 3% of SLUB at each (issue 48).
 SLAB_TARGET = "`Slab:` within 3% of SLUB (after boot, fixed workload, after dd)"
@@ -123,6 +128,8 @@ def configure_base(base):
             BULK1_TARGET}
     TARGETS = [(name, goal.replace(" and ≤ SLAB", ""), n) for name, goal, n in TARGETS
                if name not in drop]
+    TARGETS += [(RT_FAST, "≤ 0.85× SLUB", len(SIZES)), (RT_KMALLOC, "≤ 0.85× SLUB", len(SIZES)),
+                (RT_BULK, "≤ 0.8× SLUB", len([n for n in BULK if n >= 16]))]
 
 
 def ours_variants():
@@ -441,6 +448,7 @@ class Report:
                           "many caches (ratio to SLUB)", to_slub)
         self.forkexec(no_worse, to_slub)
         self.unhardened(slub_t, to_slub)
+        self.preempt_rt(slub_t, to_slub)
         self.strategies()
         self.nomerge()
         self.network()
@@ -511,6 +519,31 @@ class Report:
                           ((None, "n/a") if o is None or s is None else
                            (o <= 0.8 * s, "≤ 0.8× SLUB")), PLAIN_BULK, to_slub,
                           measure="plain")
+
+    def preempt_rt(self, slub_t, to_slub):
+        """The fastpath targets on PREEMPT_RT (measure rt, 6.12 on):
+        upstream's SLUB takes the cpu's local lock on every operation
+        there, ours locks its cpu freelists and keeps its arrays'
+        fastpaths."""
+        if BASE == "6.1":
+            return
+        self.p("## Single CPU, icount, PREEMPT_RT")
+        self.p()
+        self.p("Ours (internal layout) and SLUB built with `PREEMPT_RT` (profiles "
+               "`bench-internal-rt`, `bench-slub-rt`; `make bench CONFIGS=rt`), booted as "
+               "the icount boots; only the fastpath, kmalloc and bulk cases.")
+        self.p()
+        self.icount_group("Fastpath pair, PREEMPT_RT: kmem_cache_alloc + kmem_cache_free",
+                          "fast", SIZES, "object size", slub_t(0.85), RT_FAST, to_slub,
+                          measure="rt")
+        self.icount_group("Fastpath pair, PREEMPT_RT: kmalloc + kfree", "kmalloc", SIZES,
+                          "size", slub_t(0.85), RT_KMALLOC, to_slub, measure="rt")
+        self.icount_group("Bulk alloc + free, PREEMPT_RT, per object", "bulk", BULK,
+                          "bulk size",
+                          lambda key, o, s, sl: (None, "—") if key < 16 else
+                          ((None, "n/a") if o is None or s is None else
+                           (o <= 0.8 * s, "≤ 0.8× SLUB")), RT_BULK, to_slub,
+                          measure="rt")
 
     def determinism(self):
         b = self.b

@@ -50,6 +50,12 @@
 #           and _RANDOM (profiles bench-*-unhardened), booted like icount
 #           for the fastpath, kmalloc and bulk cases: the fastpath targets
 #           hold in both configurations.  CONFIGS=hardened leaves them out.
+#   rt      ours (internal layout) and SLUB built with PREEMPT_RT
+#           (profiles bench-internal-rt, bench-slub-rt), booted as plain:
+#           upstream's SLUB takes its cpu's local lock on every operation
+#           there, ours locks its cpu freelists, and the arrays' fastpaths
+#           are those of the other kernels.  6.12 only, and only with
+#           CONFIGS=rt (make bench CONFIGS="hardened unhardened rt").
 #
 # QUICK=1: one icount pass, 3 TCG rounds of the five kernels without the
 # strategies and slab_nomerge (fwd keeps its variants, in the modes napi
@@ -88,7 +94,7 @@ if [ -n "${KERNELS:-}" ]; then
 	[ -n "$pick" ] || die "KERNELS=$KERNELS names none of base $BASE's: $base_kernels"
 	kernels=${pick# }
 fi
-all_measures="icount tcg dave fwd fwdtcg mem plain"
+all_measures="icount tcg dave fwd fwdtcg mem plain rt"
 measures=${MEASURES:-$all_measures}
 for m in $measures; do
 	case " $all_measures " in *" $m "*) ;; *) die "MEASURES=$measures: no measure $m (there are: $all_measures)" ;; esac
@@ -103,6 +109,15 @@ case " $configs " in *" hardened "*) ;; *) die "CONFIGS=$configs: the hardened k
 plain=0
 case " $configs " in *" unhardened "*) measure plain && plain=1 ;; esac
 plain_cases=calib,fast,kmalloc,bulk
+rt=0
+case " $configs " in *" rt "*) measure rt && rt=1 ;; esac
+[ $rt = 0 ] || [ "$BASE" != 6.1 ] ||
+	die "CONFIGS=$configs: 6.1 has no PREEMPT_RT on x86 without the RT patch set, which linux-source-6.1 does not carry"
+# usage: rt_kernel NAME: whether kernel NAME has a PREEMPT_RT build.
+rt_kernel() {
+	case $1 in ours-internal | slub) return 0 ;; esac
+	return 1
+}
 # Boot-time strategies of our kernels (the default, lockless + cmpxchg
 # with the array front end, is the plain kernel).
 strategies="irqoff:slub_fastpath=irqoff bitlock:slub_pair=bitlock irqoff-bitlock:slub_fastpath=irqoff,slub_pair=bitlock freelist:slub_frontend=freelist"
@@ -132,6 +147,10 @@ fwd_rounds=${FWD_ROUNDS:-$([ $quick = 1 ] && echo 3 || echo 5)}
 for k in $kernels; do
 	"$REPO/harness/build.sh" "${k#*:}"
 	"$REPO/harness/initramfs.sh" "${k#*:}"
+	if [ $rt = 1 ] && rt_kernel "${k%%:*}"; then
+		"$REPO/harness/build.sh" "${k#*:}-rt"
+		"$REPO/harness/initramfs.sh" "${k#*:}-rt"
+	fi
 	[ $plain = 1 ] || continue
 	"$REPO/harness/build.sh" "${k#*:}-unhardened"
 	"$REPO/harness/initramfs.sh" "${k#*:}-unhardened"
@@ -338,6 +357,18 @@ if [ $plain = 1 ]; then
 	for pass in $(seq 1 "$passes"); do
 		main_variants | while read -r v p x; do
 			bench_boot plain "$v" "$p-unhardened" "$pass" \
+				"harness.bench_mode=icount harness.bench_cases=$plain_cases" \
+				-i -s 1 -m 512M -t 600
+		done
+	done
+fi
+
+if [ $rt = 1 ]; then
+	log "rt: $passes pass(es), the PREEMPT_RT kernels, as icount"
+	for pass in $(seq 1 "$passes"); do
+		main_variants | while read -r v p x; do
+			rt_kernel "$v" || continue
+			bench_boot rt "$v" "$p-rt" "$pass" \
 				"harness.bench_mode=icount harness.bench_cases=$plain_cases" \
 				-i -s 1 -m 512M -t 600
 		done
