@@ -100,7 +100,8 @@ invariant-assert model-cal-miscount model-cal-missing model-calls-off model-gues
 model-empty model-nohw model-pass-differs model-window-lost
 objext-tag-kept objext-charge-lost freeptr-offset-ignored usercopy-size-unchecked
 memory-offline-unlock-dropped first-use-unpinned kfence-frame-kept kfence-bulk-unsampled
-order-past-counters stale-arrays-kept array-budget-uncapped
+order-past-counters stale-arrays-kept array-budget-uncapped rt-arrays-preempt-off
+objexts-empty-kept
 kmalloc-buckets-ignored kmalloc-caller-lost counters-fixed-unchecked
 counters-untyped results-block-edited results-run-changed results-cover-unsourced
 plugin-fifo plugin-l2-4way plugin-crossing-dropped plugin-stores-dropped plugin-calls-off-by-one"
@@ -293,6 +294,21 @@ mutant() {
 		# No cpu retires the arrays a resize made stale.
 		edit mm/slub_array.c 's/\treturn a->size != READ_ONCE\(cache->array_size\);/\treturn false;/' || return
 		echo "series-6.12-plain kunit:slub_array:kta_resize"
+		;;
+	rt-arrays-preempt-off)
+		# PREEMPT_RT: the array slow paths hold a cpu's arrays with
+		# preemption off across the depot and node locks, which sleep
+		# there.
+		edit mm/slub_array.h 's/if \(IS_ENABLED\(CONFIG_PREEMPT_RT\) && a\)/if (0 \&\& a)/' || return
+		edit mm/slub_array.h 's/(array_unhold\(void\)\n\{\n\tif \()IS_ENABLED\(CONFIG_PREEMPT_RT\)\)/${1}0)/' || return
+		echo "series-6.12-rt console | *sleeping function called from invalid context*"
+		;;
+	objexts-empty-kept)
+		# An object allocated from a slab whose late vector marked every
+		# entry empty keeps the mark: 6.12's debug check reads a tag at
+		# address 1.
+		edit base/6.12/mm/slub_entry.c 's/\t\tif \(is_codetag_empty\(&ext->ref\)\)\n\t\t\text->ref.ct = NULL;\n//' || return
+		echo "series-6.12 boot"
 		;;
 	array-budget-uncapped)
 		# Arrays take a share of the memory per cpu with no 16 KiB cap.
