@@ -1692,7 +1692,7 @@ static noinline void free_slowpath(struct kmem_cache *cache, struct slab *slab,
 
 /*
  * slub_fastpath=irqoff and PREEMPT_RT: push onto the cpu freelist under
- * the cpu's lock (with interrupts off, but on PREEMPT_RT).
+ * the cpu's lock (interrupts off, except on PREEMPT_RT).
  */
 static noinline void cpu_free_irqoff(struct kmem_cache *cache,
 				     struct slab *slab, void *head,

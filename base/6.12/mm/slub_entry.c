@@ -253,7 +253,9 @@ void slub_obj_exts_free(struct slab *slab)
 /*
  * Count @n objects (NULL slots skipped) to current->alloc_tag.  A slab
  * whose vector cannot be made leaves its object untagged, with one
- * warning that names the cache.  An entry that obj_exts_prepare() marked
+ * message that names the cache: out of memory is no kernel bug, so no
+ * WARN (6.12's SLUB WARNs each time, which panic_on_warn turns into a
+ * panic under memory pressure).  An entry that obj_exts_prepare() marked
  * empty belonged to an object that was free then (one allocated then
  * is not being allocated now): its mark goes, or 6.12's
  * MEM_ALLOC_PROFILING_DEBUG check would take it for an uncleared tag
@@ -271,10 +273,11 @@ void slub_tag_objects(struct kmem_cache *cache, gfp_t gfp, size_t n,
 			continue;
 		slab = virt_to_slab(p[i]);
 		if (!slab_obj_exts(slab) &&
-		    WARN_ONCE(alloc_slab_obj_exts(slab, cache, gfp, false),
-			      "SLUB: %s: no object extensions for a slab, objects left untagged\n",
-			      cache->name))
+		    alloc_slab_obj_exts(slab, cache, gfp, false)) {
+			pr_warn_once("SLUB: %s: no memory for a slab's object extensions, objects left untagged\n",
+				     cache->name);
 			continue;
+		}
 		ext = slub_obj_ext(cache, slab, p[i]);
 		if (is_codetag_empty(&ext->ref))
 			ext->ref.ct = NULL;
