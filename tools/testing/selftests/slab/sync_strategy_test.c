@@ -12,11 +12,12 @@
  *   slub_array_size=<n>             objects per array
  *
  * The last valid word wins and a bad value is reported in the kernel log
- * and ignored.  A PREEMPT_RT kernel (uname -v) always locks
- * its cpu freelists, whatever slub_fastpath= says: "fastpath=locked".  Every cache's /sys/kernel/slab/<cache>/sync must show the
- * choice; CPUs without cmpxchg16b always use the bit spinlock.  Caches
- * with debug flags have no fastpath and change their slabs under the
- * node's list_lock: "fastpath=none pair=list_lock frontend=freelist".
+ * and ignored.  Every cache's /sys/kernel/slab/<cache>/sync must show the
+ * choice; CPUs without cmpxchg16b always use the bit spinlock, and a
+ * PREEMPT_RT kernel (uname -v) always locks its cpu freelists, whatever
+ * slub_fastpath= says: "fastpath=locked".  Caches with debug flags have
+ * no fastpath and change their slabs under the node's list_lock:
+ * "fastpath=none pair=list_lock frontend=freelist".
  * A cache with arrays shows their size in array_size, others 0.  Upstream
  * SLUB has none of the parameters nor the file: the checks skip there.
  */

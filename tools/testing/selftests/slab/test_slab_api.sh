@@ -286,7 +286,8 @@ else
 	fi
 fi
 # shellcheck disable=SC2086
-# irq=1: hrtimers allocate and free in hardirq (not on PREEMPT_RT) and softirq context too.
+# irq=1: hrtimers allocate and free in softirq and (not on PREEMPT_RT)
+# hardirq context too.
 load stress seconds="$SECONDS_" ops="$OPS" max_seconds="$MAX_SECONDS" irq=1 $inject_arg
 rc=$?
 injected=0
