@@ -308,7 +308,7 @@ mutant() {
 		# entry empty keeps the mark: 6.12's debug check reads a tag at
 		# address 1.
 		edit base/6.12/mm/slub_entry.c 's/\t\tif \(is_codetag_empty\(&ext->ref\)\)\n\t\t\text->ref.ct = NULL;\n//' || return
-		echo "series-6.12 boot"
+		echo "series-6.12-rt boot"
 		;;
 	array-budget-uncapped)
 		# Arrays take a share of the memory per cpu with no 16 KiB cap.
