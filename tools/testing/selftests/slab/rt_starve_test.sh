@@ -80,6 +80,8 @@ stacks() {
 		echo "# $(cat "$t/comm" 2>/dev/null) (${t##*/}):"
 		sed 's/^/#   /' "$t/stack" 2>/dev/null
 	done
+	# The children files hold pids separated by spaces: words.
+	# shellcheck disable=SC2013
 	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
 		stacks "$c"
 	done
