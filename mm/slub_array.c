@@ -693,6 +693,26 @@ static void array_retire(struct kmem_cache *cache,
 }
 
 /*
+ * The two arrays of a cpu's first use of @cache, of its array size, on
+ * this cpu's node: the loaded one, and the spare in *@sp.  NULL, and
+ * nothing made, without memory for both.
+ */
+static struct slub_array *array_new_pair(struct kmem_cache *cache, gfp_t gfp,
+					 struct slub_array **sp)
+{
+	unsigned int size = READ_ONCE(cache->array_size);
+	int node = numa_mem_id();
+	struct slub_array *a = array_new(size, node, gfp);
+
+	*sp = a ? array_new(size, node, gfp) : NULL;
+	if (!*sp) {
+		kfree(a);
+		return NULL;
+	}
+	return a;
+}
+
+/*
  * Make this cpu's two arrays of @cache, which its first use replaced by
  * array_making (array_first_use()).  Meanwhile the cpu takes the
  * freelist path for the cache, including the allocation of the arrays
@@ -701,14 +721,10 @@ static void array_retire(struct kmem_cache *cache,
  */
 static bool array_make(struct kmem_cache *cache, gfp_t gfp)
 {
-	unsigned int size = READ_ONCE(cache->array_size);
-	struct slub_array *a, *s = NULL, *cur;
+	struct slub_array *a, *s, *cur;
 	struct kmem_cache_cpu *pcpu;
-	int node = numa_mem_id();
 
-	a = array_new(size, node, gfp);
-	if (a)
-		s = array_new(size, node, gfp);
+	a = array_new_pair(cache, gfp, &s);
 	cur = array_hold(cache, &pcpu);
 	/* Only the task or interrupt that made the placeholder got here. */
 	if (WARN_ON_ONCE(!cur))
@@ -718,7 +734,7 @@ static bool array_make(struct kmem_cache *cache, gfp_t gfp)
 		array_unhold();
 		goto out;
 	}
-	if (!s || a->size != READ_ONCE(cache->array_size)) {
+	if (!a || a->size != READ_ONCE(cache->array_size)) {
 		/* No memory, or a resize in between: try again next time. */
 		array_put(cache, &array_unmade);
 		array_unhold();
@@ -745,15 +761,11 @@ out:
  */
 static bool array_make_held(struct kmem_cache *cache, gfp_t gfp)
 {
-	unsigned int size = READ_ONCE(cache->array_size);
 	struct kmem_cache_cpu *pcpu = this_cpu_ptr(cache->cpu_slab);
-	struct slub_array *a, *s = NULL;
-	int node = numa_mem_id();
+	struct slub_array *a, *s;
 
-	a = array_new(size, node, gfp);
-	if (a)
-		s = array_new(size, node, gfp);
-	if (!s || a->size != READ_ONCE(cache->array_size)) {
+	a = array_new_pair(cache, gfp, &s);
+	if (!a || a->size != READ_ONCE(cache->array_size)) {
 		array_release_unused(cache->cpu_slab);
 		array_unhold();
 		kfree(a);
