@@ -499,6 +499,23 @@ class Report:
                                        "(target ≤ SLAB)")
         self.p()
 
+    def config_groups(self, what, measure, targets, slub_t, to_slub):
+        """The fastpath, kmalloc and bulk tables of the kernels of one
+        other build configuration (measure MEASURE), judged by TARGETS:
+        the names of its fastpath, kmalloc and bulk targets."""
+        fast, kmalloc, bulk = targets
+        self.icount_group(f"Fastpath pair, {what}: kmem_cache_alloc + kmem_cache_free",
+                          "fast", SIZES, "object size", slub_t(0.85), fast, to_slub,
+                          measure=measure)
+        self.icount_group(f"Fastpath pair, {what}: kmalloc + kfree", "kmalloc", SIZES,
+                          "size", slub_t(0.85), kmalloc, to_slub, measure=measure)
+        self.icount_group(f"Bulk alloc + free, {what}, per object", "bulk", BULK,
+                          "bulk size",
+                          lambda key, o, s, sl: (None, "—") if key < 16 else
+                          ((None, "n/a") if o is None or s is None else
+                           (o <= 0.8 * s, "≤ 0.8× SLUB")), bulk, to_slub,
+                          measure=measure)
+
     def unhardened(self, slub_t, to_slub):
         """The fastpath targets on the kernels built without freelist
         hardening (measure plain)."""
@@ -508,17 +525,8 @@ class Report:
                "`SLAB_FREELIST_RANDOM` (profiles `bench-*-unhardened`), booted as the "
                "icount boots; only the fastpath, kmalloc and bulk cases.")
         self.p()
-        self.icount_group("Fastpath pair, unhardened: kmem_cache_alloc + kmem_cache_free",
-                          "fast", SIZES, "object size", slub_t(0.85), PLAIN_FAST, to_slub,
-                          measure="plain")
-        self.icount_group("Fastpath pair, unhardened: kmalloc + kfree", "kmalloc", SIZES,
-                          "size", slub_t(0.85), PLAIN_KMALLOC, to_slub, measure="plain")
-        self.icount_group("Bulk alloc + free, unhardened, per object", "bulk", BULK,
-                          "bulk size",
-                          lambda key, o, s, sl: (None, "—") if key < 16 else
-                          ((None, "n/a") if o is None or s is None else
-                           (o <= 0.8 * s, "≤ 0.8× SLUB")), PLAIN_BULK, to_slub,
-                          measure="plain")
+        self.config_groups("unhardened", "plain", (PLAIN_FAST, PLAIN_KMALLOC, PLAIN_BULK),
+                           slub_t, to_slub)
 
     def preempt_rt(self, slub_t, to_slub):
         """The fastpath targets on PREEMPT_RT (measure rt, 6.12 on):
@@ -533,17 +541,7 @@ class Report:
                "`bench-internal-rt`, `bench-slub-rt`; `make bench CONFIGS=rt`), booted as "
                "the icount boots; only the fastpath, kmalloc and bulk cases.")
         self.p()
-        self.icount_group("Fastpath pair, PREEMPT_RT: kmem_cache_alloc + kmem_cache_free",
-                          "fast", SIZES, "object size", slub_t(0.85), RT_FAST, to_slub,
-                          measure="rt")
-        self.icount_group("Fastpath pair, PREEMPT_RT: kmalloc + kfree", "kmalloc", SIZES,
-                          "size", slub_t(0.85), RT_KMALLOC, to_slub, measure="rt")
-        self.icount_group("Bulk alloc + free, PREEMPT_RT, per object", "bulk", BULK,
-                          "bulk size",
-                          lambda key, o, s, sl: (None, "—") if key < 16 else
-                          ((None, "n/a") if o is None or s is None else
-                           (o <= 0.8 * s, "≤ 0.8× SLUB")), RT_BULK, to_slub,
-                          measure="rt")
+        self.config_groups("PREEMPT_RT", "rt", (RT_FAST, RT_KMALLOC, RT_BULK), slub_t, to_slub)
 
     def determinism(self):
         b = self.b
